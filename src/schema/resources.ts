@@ -1,0 +1,194 @@
+// The five record groups of the interface: each field is written once here, and the create,
+// update and response shapes are derived from it.
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { DateTime, FreeId, Nullable, StringEnum, Uuid } from './common.js';
+
+/** Marks every property optional: the update body of a resource. */
+function optionalAll<P extends TProperties>(props: P) {
+  return Type.Partial(Type.Object(props));
+}
+
+// ---------------------------------------------------------------- variables
+
+export const VARIABLE_TYPES = ['static', 'runtime'] as const;
+const variableFields = {
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  value: Type.String({ maxLength: 65_536 }),
+  type: Type.String({ minLength: 1, maxLength: 64, examples: [...VARIABLE_TYPES] }),
+};
+export const Variable = Type.Object(
+  { id: Uuid, ...variableFields, createdDate: DateTime, updatedDate: DateTime },
+);
+export const VariableCreate = Type.Object({
+  name: variableFields.name,
+  value: Type.Optional(variableFields.value),
+  type: Type.Optional(variableFields.type),
+});
+export const VariableUpdate = optionalAll(variableFields);
+
+// ---------------------------------------------------------------- feedback
+
+export const RATINGS = ['THUMBS_UP', 'THUMBS_DOWN'] as const;
+export const Rating = StringEnum(RATINGS);
+const feedbackFields = {
+  chatflowid: FreeId,
+  chatId: FreeId,
+  messageId: FreeId,
+  rating: Rating,
+  content: Type.String({ maxLength: 65_536 }),
+};
+export const Feedback = Type.Object(
+  {
+    id: Uuid,
+    ...feedbackFields,
+    content: Nullable(feedbackFields.content),
+    createdDate: DateTime,
+  },
+);
+export const FeedbackCreate = Type.Object({
+  messageId: feedbackFields.messageId,
+  rating: feedbackFields.rating,
+  content: Type.Optional(feedbackFields.content),
+  chatId: Type.Optional(feedbackFields.chatId),
+  chatflowid: Type.Optional(feedbackFields.chatflowid),
+});
+export const FeedbackUpdate = optionalAll({ rating: feedbackFields.rating, content: feedbackFields.content });
+
+// ---------------------------------------------------------------- assistants
+
+export const ASSISTANT_TOOLS = ['function', 'code_interpreter', 'file_search'] as const;
+export const ASSISTANT_TYPES = ['CUSTOM', 'OPENAI', 'AZURE'] as const;
+const detailsFields = {
+  id: Type.String({ maxLength: 255 }),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.String({ maxLength: 65_536 }),
+  model: Type.String({ maxLength: 255 }),
+  instructions: Type.String({ maxLength: 262_144 }),
+  temperature: Type.Number({ minimum: 0, maximum: 2 }),
+  top_p: Type.Number({ minimum: 0, maximum: 1 }),
+  tools: Type.Array(StringEnum(ASSISTANT_TOOLS), { maxItems: 64 }),
+  tool_resources: Type.Object({}, { additionalProperties: true }),
+};
+/** Assistant definition; other provider-specific keys are kept as given. */
+export const AssistantDetails = Type.Object(
+  { ...Type.Partial(Type.Object(detailsFields)).properties, name: detailsFields.name },
+  { additionalProperties: true },
+);
+export const AssistantDetailsPatch = Type.Partial(Type.Object(detailsFields), { additionalProperties: true });
+const assistantFields = {
+  credential: Type.String({ maxLength: 255 }),
+  iconSrc: Type.String({ maxLength: 2048 }),
+  type: StringEnum(ASSISTANT_TYPES),
+};
+export const Assistant = Type.Object(
+  {
+    id: Uuid,
+    details: AssistantDetails,
+    credential: Nullable(assistantFields.credential),
+    iconSrc: Nullable(assistantFields.iconSrc),
+    type: assistantFields.type,
+    createdDate: DateTime,
+    updatedDate: DateTime,
+  },
+);
+// `details` may also arrive as a JSON string (Flowise's form); the server parses it before validating.
+export const AssistantCreate = Type.Object({
+  details: AssistantDetails,
+  ...Type.Partial(Type.Object(assistantFields)).properties,
+});
+export const AssistantUpdate = Type.Partial(
+  Type.Object({ details: AssistantDetailsPatch, ...assistantFields }),
+);
+
+// ---------------------------------------------------------------- chat messages
+
+export const MESSAGE_ROLES = ['userMessage', 'apiMessage'] as const;
+export const CHAT_TYPES = ['INTERNAL', 'EXTERNAL', 'EVALUATION'] as const;
+/** Structured message fields: stored as JSON, always answered as arrays/objects, never as strings. */
+export const MESSAGE_JSON_FIELDS = [
+  'sourceDocuments',
+  'usedTools',
+  'fileAnnotations',
+  'agentReasoning',
+  'fileUploads',
+  'action',
+] as const;
+const JsonList = Type.Union([Type.Array(Type.Unknown()), Type.Object({}, { additionalProperties: true })]);
+const messageFields = {
+  role: StringEnum(MESSAGE_ROLES),
+  chatflowid: FreeId,
+  content: Type.String({ maxLength: 1_048_576 }),
+  ...(Object.fromEntries(MESSAGE_JSON_FIELDS.map((f) => [f, JsonList])) as Record<
+    (typeof MESSAGE_JSON_FIELDS)[number],
+    typeof JsonList
+  >),
+  chatType: Type.String({ minLength: 1, maxLength: 64, examples: [...CHAT_TYPES] }),
+  chatId: FreeId,
+  memoryType: Type.String({ maxLength: 255 }),
+  sessionId: Type.String({ maxLength: 255 }),
+  leadEmail: Type.String({ maxLength: 255 }),
+};
+type MessageFields = typeof messageFields;
+const nullableMessageFields = Object.fromEntries(
+  Object.entries(messageFields).map(([k, v]) => [k, Nullable(v as TSchema)]),
+) as { [K in keyof MessageFields]: ReturnType<typeof Nullable<MessageFields[K]>> };
+
+export const ChatMessage = Type.Object(
+  {
+    id: FreeId,
+    ...nullableMessageFields,
+    role: messageFields.role,
+    chatflowid: messageFields.chatflowid,
+    content: messageFields.content,
+    chatType: messageFields.chatType,
+    chatId: messageFields.chatId,
+    createdDate: DateTime,
+    feedback: Type.Optional(Nullable(Feedback)),
+  },
+);
+/** Ingest: one message as exported (id and createdDate kept when given). */
+export const ChatMessageIngest = Type.Object({
+  ...Type.Partial(Type.Object(nullableMessageFields)).properties,
+  id: Type.Optional(FreeId),
+  role: messageFields.role,
+  chatId: Type.Optional(messageFields.chatId),
+  createdDate: Type.Optional(DateTime),
+});
+
+// ---------------------------------------------------------------- upsert history
+
+/** `result` and `flowData` are stored as given: a JSON string stays a string, an object an object. */
+const UpsertPayload = Type.Unknown({ description: 'JSON document, or a string holding one' });
+export const UpsertHistory = Type.Object(
+  { id: FreeId, chatflowid: FreeId, result: UpsertPayload, flowData: UpsertPayload, date: DateTime },
+);
+export const UpsertHistoryIngest = Type.Object({
+  id: Type.Optional(FreeId),
+  result: Type.Optional(UpsertPayload),
+  flowData: Type.Optional(UpsertPayload),
+  date: Type.Optional(DateTime),
+});
+export const UpsertHistoryDelete = Type.Object({
+  ids: Type.Array(FreeId, { maxItems: 10_000 }),
+});
+
+// ---------------------------------------------------------------- chatflows
+
+export const Chatflow = Type.Object({ id: FreeId, name: Type.String() });
+
+export type Variable = Static<typeof Variable>;
+export type VariableCreate = Static<typeof VariableCreate>;
+export type VariableUpdate = Static<typeof VariableUpdate>;
+export type Feedback = Static<typeof Feedback>;
+export type FeedbackCreate = Static<typeof FeedbackCreate>;
+export type FeedbackUpdate = Static<typeof FeedbackUpdate>;
+export type Rating = Static<typeof Rating>;
+export type AssistantDetails = Static<typeof AssistantDetails>;
+export type Assistant = Static<typeof Assistant>;
+export type AssistantCreate = Static<typeof AssistantCreate>;
+export type AssistantUpdate = Static<typeof AssistantUpdate>;
+export type ChatMessage = Static<typeof ChatMessage>;
+export type ChatMessageIngest = Static<typeof ChatMessageIngest>;
+export type UpsertHistory = Static<typeof UpsertHistory>;
+export type UpsertHistoryIngest = Static<typeof UpsertHistoryIngest>;
+export type Chatflow = Static<typeof Chatflow>;

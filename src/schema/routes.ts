@@ -1,0 +1,211 @@
+// Every route of the service, once: the server registers and validates from this table, the
+// OpenAPI document is generated from it, and the client takes its request types from it.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import {
+  Affected,
+  ChatflowIdParam,
+  DateBound,
+  FreeId,
+  IdParam,
+  Pagination,
+  QueryBoolean,
+  SortOrderParam,
+  StringEnum,
+} from './common.js';
+import {
+  ASSISTANT_TYPES,
+  Assistant,
+  AssistantCreate,
+  AssistantUpdate,
+  ChatMessage,
+  ChatMessageIngest,
+  Chatflow,
+  Feedback,
+  FeedbackCreate,
+  FeedbackUpdate,
+  RATINGS,
+  UpsertHistory,
+  UpsertHistoryDelete,
+  UpsertHistoryIngest,
+  Variable,
+  VariableCreate,
+  VariableUpdate,
+} from './resources.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Path below /api/v1, in fastify's `:param` form. */
+  path: string;
+  tag: string;
+  summary: string;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  /** The success body (status 200). */
+  response?: TSchema;
+  /** Error statuses the interface lists for the operation (500 is implied everywhere). */
+  errors: number[];
+  /** Status for a body that parses but breaks a rule: 422 where the interface lists it. */
+  invalidStatus?: 400 | 422;
+  /** Answers an array that is streamed unless `page`/`limit` are given. */
+  list?: boolean;
+  /** Open without an API key. */
+  public?: boolean;
+  /** Not part of the Flowise interface. */
+  extension?: boolean;
+}
+
+const DateRange = {
+  startDate: Type.Optional(DateBound),
+  endDate: Type.Optional(DateBound),
+};
+const ChatTypeList = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  description: 'Repeatable: chatType=INTERNAL&chatType=EXTERNAL',
+});
+const FeedbackType = StringEnum(RATINGS);
+const messageFilters = {
+  chatType: Type.Optional(ChatTypeList),
+  chatId: Type.Optional(FreeId),
+  memoryType: Type.Optional(Type.String({ maxLength: 255 })),
+  sessionId: Type.Optional(Type.String({ maxLength: 255 })),
+  ...DateRange,
+  feedbackType: Type.Optional(FeedbackType),
+};
+const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(item, { maxItems: 10_000 })]);
+const Pong = Type.String({ examples: ['pong'] });
+
+export const routes = {
+  ping: { method: 'GET', path: '/ping', tag: 'service', summary: 'Liveness check', response: Pong, errors: [], public: true },
+  version: {
+    method: 'GET',
+    path: '/version',
+    tag: 'service',
+    summary: 'Service version',
+    response: Type.Object({ version: Type.String() }),
+    errors: [],
+    public: true,
+  },
+
+  createVariable: {
+    method: 'POST', path: '/variables', tag: 'variables', summary: 'Create a variable',
+    body: VariableCreate, response: Variable, errors: [400, 422], invalidStatus: 422,
+  },
+  listVariables: {
+    method: 'GET', path: '/variables', tag: 'variables', summary: 'List variables, most recently updated first',
+    query: Type.Object({ ...Pagination }), response: Type.Array(Variable), errors: [], list: true,
+  },
+  updateVariable: {
+    method: 'PUT', path: '/variables/:id', tag: 'variables', summary: 'Update a variable (given fields only)',
+    params: IdParam, body: VariableUpdate, response: Variable, errors: [400, 404],
+  },
+  deleteVariable: {
+    method: 'DELETE', path: '/variables/:id', tag: 'variables', summary: 'Delete a variable',
+    params: IdParam, response: Affected, errors: [400, 404],
+  },
+
+  listFeedback: {
+    method: 'GET', path: '/feedback/:id', tag: 'feedback', summary: 'List the feedback of a chatflow',
+    params: ChatflowIdParam,
+    query: Type.Object({
+      chatId: Type.Optional(FreeId),
+      sortOrder: Type.Optional(SortOrderParam),
+      order: Type.Optional(SortOrderParam),
+      ...DateRange,
+      ...Pagination,
+    }),
+    response: Type.Array(Feedback), errors: [], list: true,
+  },
+  createFeedback: {
+    method: 'POST', path: '/feedback', tag: 'feedback', summary: 'Rate a chat message',
+    body: FeedbackCreate, response: Feedback, errors: [400, 404, 409],
+  },
+  updateFeedback: {
+    method: 'PUT', path: '/feedback/:id', tag: 'feedback', summary: 'Change a rating or its comment',
+    params: IdParam, body: FeedbackUpdate, response: Feedback, errors: [400, 404],
+  },
+
+  createAssistant: {
+    method: 'POST', path: '/assistants', tag: 'assistants', summary: 'Create an assistant',
+    body: AssistantCreate, response: Assistant, errors: [400, 422], invalidStatus: 422,
+  },
+  listAssistants: {
+    method: 'GET', path: '/assistants', tag: 'assistants', summary: 'List assistants',
+    query: Type.Object({ type: Type.Optional(StringEnum(ASSISTANT_TYPES)), ...Pagination }),
+    response: Type.Array(Assistant), errors: [], list: true,
+  },
+  getAssistant: {
+    method: 'GET', path: '/assistants/:id', tag: 'assistants', summary: 'Get an assistant',
+    params: IdParam, response: Assistant, errors: [400, 404],
+  },
+  updateAssistant: {
+    method: 'PUT', path: '/assistants/:id', tag: 'assistants', summary: 'Update an assistant (details are merged)',
+    params: IdParam, body: AssistantUpdate, response: Assistant, errors: [400, 404],
+  },
+  deleteAssistant: {
+    method: 'DELETE', path: '/assistants/:id', tag: 'assistants', summary: 'Delete an assistant',
+    params: IdParam, response: Affected, errors: [400, 404],
+  },
+
+  listMessages: {
+    method: 'GET', path: '/chatmessage/:id', tag: 'chat messages', summary: 'List the messages of a chatflow',
+    params: ChatflowIdParam,
+    query: Type.Object({
+      ...messageFilters,
+      order: Type.Optional(SortOrderParam),
+      feedback: Type.Optional(QueryBoolean),
+      ...Pagination,
+    }),
+    response: Type.Array(ChatMessage), errors: [], list: true,
+  },
+  deleteMessages: {
+    method: 'DELETE', path: '/chatmessage/:id', tag: 'chat messages',
+    summary: 'Delete the messages of a chatflow that match the filters (all without filters), with their feedback',
+    params: ChatflowIdParam,
+    query: Type.Object({ ...messageFilters, hardDelete: Type.Optional(QueryBoolean) }),
+    response: Affected, errors: [400, 404],
+  },
+  ingestMessages: {
+    method: 'POST', path: '/chatmessage/:id', tag: 'chat messages',
+    summary: 'Ingest one message or an array of them (ids and dates kept; existing ids skipped)',
+    params: ChatflowIdParam, body: OneOrMany(ChatMessageIngest), response: Affected, errors: [400], extension: true,
+  },
+
+  listUpsertHistory: {
+    method: 'GET', path: '/upsert-history/:id', tag: 'upsert history', summary: 'List the upsert history of a chatflow',
+    params: ChatflowIdParam,
+    query: Type.Object({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
+    response: Type.Array(UpsertHistory), errors: [], list: true,
+  },
+  listAllUpsertHistory: {
+    method: 'GET', path: '/upsert-history', tag: 'upsert history', summary: 'List the upsert history of every chatflow',
+    query: Type.Object({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
+    response: Type.Array(UpsertHistory), errors: [], list: true,
+  },
+  deleteUpsertHistory: {
+    method: 'PATCH', path: '/upsert-history/:id', tag: 'upsert history', summary: 'Soft-delete upsert history records by id',
+    params: ChatflowIdParam, body: UpsertHistoryDelete, response: Affected, errors: [400],
+  },
+  deleteAnyUpsertHistory: {
+    method: 'PATCH', path: '/upsert-history', tag: 'upsert history', summary: 'Soft-delete upsert history records by id',
+    body: UpsertHistoryDelete, response: Affected, errors: [400],
+  },
+  ingestUpsertHistory: {
+    method: 'POST', path: '/upsert-history/:id', tag: 'upsert history',
+    summary: 'Ingest one upsert history record or an array of them (ids and dates kept; existing ids skipped)',
+    params: ChatflowIdParam, body: OneOrMany(UpsertHistoryIngest), response: Affected, errors: [400], extension: true,
+  },
+
+  listChatflows: {
+    method: 'GET', path: '/chatflows', tag: 'chatflows',
+    summary: 'Chatflow ids that have messages, feedback or upsert history',
+    response: Type.Array(Chatflow), errors: [], extension: true,
+  },
+} as const satisfies Record<string, RouteSpec>;
+
+export type RouteName = keyof typeof routes;
+type Field<R, K extends string> = R extends Record<K, infer S extends TSchema> ? Static<S> : undefined;
+export type RouteParams<N extends RouteName> = Field<(typeof routes)[N], 'params'>;
+export type RouteQuery<N extends RouteName> = Field<(typeof routes)[N], 'query'>;
+export type RouteBody<N extends RouteName> = Field<(typeof routes)[N], 'body'>;
