@@ -1,0 +1,32 @@
+// Date filter bounds: ISO 8601 date-times and plain dates, both bounds inclusive.
+const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The instant a bound stands for, as the ISO string the stores compare against, or null when
+ * the text is not a date. A plain date is the start of that day (UTC) as a lower bound and its
+ * last millisecond as an upper bound; a date-time without a zone is taken as UTC.
+ */
+export function parseDateBound(text: string, bound: 'start' | 'end'): string | null {
+  const plain = PLAIN_DATE.exec(text);
+  if (plain) {
+    const ms = Date.UTC(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3]));
+    const d = new Date(ms);
+    if (d.getUTCDate() !== Number(plain[3]) || d.getUTCMonth() !== Number(plain[2]) - 1) return null;
+    return new Date(bound === 'end' ? ms + 86_400_000 - 1 : ms).toISOString();
+  }
+  if (!DATE_TIME.test(text)) return null;
+  const zoned = /([Zz]|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
+  const ms = Date.parse(zoned.replace(' ', 'T'));
+  if (Number.isNaN(ms)) return null;
+  const year = new Date(ms).getUTCFullYear();
+  return year < 0 || year > 9999 ? null : new Date(ms).toISOString();
+}
+
+/** True when the text is a usable bound (the validator's `date-bound` format). */
+export const isDateBound = (text: string) => parseDateBound(text, 'start') !== null;
+
+/** Normalises a given date-time to the stored form, or null when it is not one. */
+export function normaliseDateTime(text: string): string | null {
+  return parseDateBound(text, 'start');
+}

@@ -1,0 +1,19 @@
+// Every operation's handler, keyed like the route table (the compiler checks none is missing).
+import { VERSION } from '../../version.js';
+import { assistantRoutes } from './assistants.js';
+import { feedbackRoutes } from './feedback.js';
+import { messageRoutes } from './messages.js';
+import type { RouteHandlers } from './types.js';
+import { upsertHistoryRoutes } from './upsert-history.js';
+import { variableRoutes } from './variables.js';
+
+export const handlers: RouteHandlers = {
+  ping: { handle: ({ reply }) => reply.type('text/plain; charset=utf-8').send('pong') },
+  version: { handle: () => ({ version: VERSION }) },
+  listChatflows: { handle: ({ store }) => store.listChatflows() },
+  ...variableRoutes,
+  ...feedbackRoutes,
+  ...assistantRoutes,
+  ...messageRoutes,
+  ...upsertHistoryRoutes,
+};

@@ -1,0 +1,20 @@
+import { notFound } from '../errors.js';
+import { pageOf } from './query.js';
+import type { HandlersFor } from './types.js';
+
+export const variableRoutes: HandlersFor<'createVariable' | 'listVariables' | 'updateVariable' | 'deleteVariable'> = {
+  createVariable: { handle: ({ store, body }) => store.createVariable(body) },
+  listVariables: { handle: ({ store, query }) => store.listVariables(pageOf(query)) },
+  updateVariable: {
+    async handle({ store, params, body }) {
+      return (await store.updateVariable(params.id, body)) ?? Promise.reject(notFound('variable', params.id));
+    },
+  },
+  deleteVariable: {
+    async handle({ store, params }) {
+      const affected = await store.deleteVariable(params.id);
+      if (affected === 0) throw notFound('variable', params.id);
+      return { affected };
+    },
+  },
+};

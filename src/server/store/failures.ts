@@ -1,0 +1,20 @@
+// Database failures that are not the request's fault and may pass: answered 503, never with SQL.
+const UNAVAILABLE_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  if (!e) return false;
+  if (e.code && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message ?? '');
+}

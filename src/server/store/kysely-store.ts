@@ -1,0 +1,519 @@
+// The store, written once over kysely: the SQLite and PostgreSQL stores differ only in how they
+// connect (sqlite.ts, postgres.ts) and in the column type of dates (migrations.ts).
+import { randomUUID } from 'node:crypto';
+import type { ExpressionBuilder, Expression, Kysely, SelectQueryBuilder, SqlBool, Transaction } from 'kysely';
+import type { SortOrder } from '../../schema/common.js';
+import {
+  MESSAGE_JSON_FIELDS,
+  type Assistant,
+  type AssistantCreate,
+  type AssistantDetails,
+  type AssistantUpdate,
+  type ChatMessage,
+  type ChatMessageIngest,
+  type Chatflow,
+  type Feedback,
+  type FeedbackCreate,
+  type FeedbackUpdate,
+  type UpsertHistory,
+  type UpsertHistoryIngest,
+  type Variable,
+  type VariableCreate,
+  type VariableUpdate,
+} from '../../schema/resources.js';
+import { normaliseDateTime } from '../dates.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import type { Dialect } from './migrations.js';
+import type {
+  AssistantRow,
+  ChatMessageRow,
+  Database,
+  FeedbackRow,
+  StoredDate,
+  UpsertHistoryRow,
+  VariableRow,
+} from './tables.js';
+import type {
+  DateRange,
+  FeedbackFilter,
+  Listing,
+  MessageFilter,
+  PageRequest,
+  Store,
+  UpsertFilter,
+} from './types.js';
+
+/** Rows fetched per round trip when a whole list is streamed. */
+const STREAM_BATCH = 1000;
+/** Rows per INSERT statement (SQLite allows 32,766 bound values; a message row binds 16). */
+const INSERT_CHUNK = 500;
+
+// Queries are assembled from column names chosen at run time (sort keys, filters over joined
+// tables), which kysely's static types cannot follow: those builders are typed loosely here.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type AnySelect = SelectQueryBuilder<any, any, any>;
+type AnyEb = ExpressionBuilder<any, any>;
+
+const iso = (d: StoredDate): string => (d instanceof Date ? d.toISOString() : d);
+const now = () => new Date().toISOString();
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+/** A given date in the one stored form (validation has already checked it parses). */
+const storedDate = (given: string | undefined, fallback: string) =>
+  given === undefined ? fallback : (normaliseDateTime(given) ?? fallback);
+const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+function rangeConditions(eb: AnyEb, column: string, range: DateRange): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (range.start) out.push(eb(column, '>=', range.start));
+  if (range.end) out.push(eb(column, '<=', range.end));
+  return out;
+}
+
+const toVariable = (r: VariableRow): Variable => ({
+  id: r.id,
+  name: r.name,
+  value: r.value,
+  type: r.type,
+  createdDate: iso(r.createdDate),
+  updatedDate: iso(r.updatedDate),
+});
+
+const toFeedback = (r: FeedbackRow): Feedback => ({
+  id: r.id,
+  chatflowid: r.chatflowid,
+  chatId: r.chatId,
+  messageId: r.messageId,
+  rating: r.rating as Feedback['rating'],
+  content: r.content,
+  createdDate: iso(r.createdDate),
+});
+
+const toAssistant = (r: AssistantRow): Assistant => ({
+  id: r.id,
+  details: JSON.parse(r.details) as AssistantDetails,
+  credential: r.credential,
+  iconSrc: r.iconSrc,
+  type: r.type as Assistant['type'],
+  createdDate: iso(r.createdDate),
+  updatedDate: iso(r.updatedDate),
+});
+
+function toMessage(r: ChatMessageRow & Partial<Record<`f_${keyof FeedbackRow}`, unknown>>): ChatMessage {
+  const message = {
+    id: r.id,
+    role: r.role,
+    chatflowid: r.chatflowid,
+    content: r.content,
+    ...Object.fromEntries(MESSAGE_JSON_FIELDS.map((f) => [f, parseJson(r[f])])),
+    chatType: r.chatType,
+    chatId: r.chatId,
+    memoryType: r.memoryType,
+    sessionId: r.sessionId,
+    leadEmail: r.leadEmail,
+    createdDate: iso(r.createdDate),
+  } as ChatMessage;
+  if (r.f_id !== undefined) {
+    message.feedback = toFeedback({
+      id: r.f_id as string,
+      chatflowid: r.chatflowid,
+      chatId: r.chatId,
+      messageId: r.id,
+      rating: r.f_rating as string,
+      content: r.f_content as string | null,
+      createdDate: r.f_createdDate as StoredDate,
+    });
+  }
+  return message;
+}
+
+const toUpsert = (r: UpsertHistoryRow): UpsertHistory => ({
+  id: r.id,
+  chatflowid: r.chatflowid,
+  result: JSON.parse(r.result),
+  flowData: JSON.parse(r.flowData),
+  date: iso(r.date),
+});
+
+export class KyselyStore implements Store {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly kind: Dialect,
+  ) {}
+
+  // ---------------------------------------------------------------- listing
+
+  /**
+   * A page with its total when both `page` and `limit` are given; otherwise every row, fetched
+   * in keyset-ordered batches so that a million rows never sit in memory nor hold a connection.
+   */
+  private async listing<R, T>(
+    build: () => AnySelect,
+    sort: { column: string; key: string; id: string; order: SortOrder },
+    page: PageRequest,
+    map: (row: R) => T,
+  ): Promise<Listing<T>> {
+    const { column, key, id, order } = sort;
+    if (page.page !== undefined || page.limit !== undefined) {
+      const limit = page.limit ?? 100;
+      const offset = ((page.page ?? 1) - 1) * limit;
+      const [count, rows] = await Promise.all([
+        build()
+          .clearSelect()
+          .select((eb: AnyEb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow(),
+        build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset).execute(),
+      ]);
+      return { total: Number((count as { n: number | string | bigint }).n), rows: (rows as R[]).map(map) };
+    }
+    async function* stream(): AsyncGenerator<T> {
+      let cursor: [unknown, unknown] | undefined;
+      for (;;) {
+        let q = build();
+        if (cursor) {
+          const after = cursor;
+          q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
+        }
+        const rows = (await q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH).execute()) as Record<string, unknown>[];
+        for (const row of rows) yield map(row as R);
+        if (rows.length < STREAM_BATCH) return;
+        const last = rows[rows.length - 1]!;
+        cursor = [last[key], last.id];
+      }
+    }
+    return { rows: stream() };
+  }
+
+  private async insertChunks(
+    trx: Transaction<Database>,
+    table: 'chat_message' | 'upsert_history',
+    rows: readonly object[],
+  ): Promise<number> {
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const result = await trx
+        .insertInto(table)
+        .values(rows.slice(i, i + INSERT_CHUNK) as any)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    }
+    return inserted;
+  }
+
+  // ---------------------------------------------------------------- variables
+
+  async createVariable(input: VariableCreate): Promise<Variable> {
+    const at = now();
+    const row: VariableRow = {
+      id: randomUUID(),
+      name: input.name,
+      value: input.value ?? '',
+      type: input.type ?? 'static',
+      createdDate: at,
+      updatedDate: at,
+    };
+    await this.db.insertInto('variable').values(row).execute();
+    return toVariable(row);
+  }
+
+  listVariables(page: PageRequest): Promise<Listing<Variable>> {
+    return this.listing(
+      () => this.db.selectFrom('variable').selectAll(),
+      { column: 'updatedDate', key: 'updatedDate', id: 'id', order: 'desc' },
+      page,
+      toVariable,
+    );
+  }
+
+  async updateVariable(id: string, patch: VariableUpdate): Promise<Variable | undefined> {
+    const row = await this.db
+      .updateTable('variable')
+      .set({ ...pick(patch, ['name', 'value', 'type']), updatedDate: now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toVariable(row);
+  }
+
+  async deleteVariable(id: string): Promise<number> {
+    const r = await this.db.deleteFrom('variable').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  // ---------------------------------------------------------------- feedback
+
+  async createFeedback(input: FeedbackCreate): Promise<Feedback> {
+    const message = await this.db
+      .selectFrom('chat_message')
+      .select(['id', 'chatflowid', 'chatId'])
+      .where('id', '=', input.messageId)
+      .executeTakeFirst();
+    if (!message) throw notFound('message', input.messageId);
+    for (const field of ['chatflowid', 'chatId'] as const) {
+      const given = input[field];
+      if (given !== undefined && given !== message[field]) {
+        throw badRequest(`${field} ${given} does not match the message's ${field} ${message[field]}`);
+      }
+    }
+    const row: FeedbackRow = {
+      id: randomUUID(),
+      chatflowid: message.chatflowid,
+      chatId: message.chatId,
+      messageId: message.id,
+      rating: input.rating,
+      content: input.content ?? null,
+      createdDate: now(),
+    };
+    try {
+      await this.db.insertInto('chat_message_feedback').values(row).execute();
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const existing = await this.db
+        .selectFrom('chat_message_feedback')
+        .select('id')
+        .where('messageId', '=', message.id)
+        .executeTakeFirst();
+      throw conflict(
+        `message ${message.id} already has feedback ${existing?.id ?? ''}: change it with PUT /feedback/${existing?.id ?? '{id}'}`,
+      );
+    }
+    return toFeedback(row);
+  }
+
+  listFeedback(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>> {
+    return this.listing(
+      () =>
+        this.db
+          .selectFrom('chat_message_feedback')
+          .selectAll()
+          .where((eb) =>
+            eb.and([
+              eb('chatflowid', '=', filter.chatflowid),
+              ...(filter.chatId !== undefined ? [eb('chatId', '=', filter.chatId)] : []),
+              ...rangeConditions(eb as AnyEb, 'createdDate', filter),
+            ]),
+          ),
+      { column: 'createdDate', key: 'createdDate', id: 'id', order },
+      page,
+      toFeedback,
+    );
+  }
+
+  async updateFeedback(id: string, patch: FeedbackUpdate): Promise<Feedback | undefined> {
+    const set = pick(patch, ['rating', 'content']);
+    const query = this.db.updateTable('chat_message_feedback').where('id', '=', id);
+    const row =
+      Object.keys(set).length > 0
+        ? await query.set(set).returningAll().executeTakeFirst()
+        : await this.db.selectFrom('chat_message_feedback').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toFeedback(row);
+  }
+
+  // ---------------------------------------------------------------- assistants
+
+  async createAssistant(input: AssistantCreate): Promise<Assistant> {
+    const at = now();
+    const row: AssistantRow = {
+      id: randomUUID(),
+      details: JSON.stringify(input.details),
+      credential: input.credential ?? null,
+      iconSrc: input.iconSrc ?? null,
+      type: input.type ?? 'CUSTOM',
+      createdDate: at,
+      updatedDate: at,
+    };
+    await this.db.insertInto('assistant').values(row).execute();
+    return toAssistant(row);
+  }
+
+  listAssistants(type: string | undefined, page: PageRequest): Promise<Listing<Assistant>> {
+    return this.listing(
+      () => {
+        const q = this.db.selectFrom('assistant').selectAll();
+        return type === undefined ? q : q.where('type', '=', type);
+      },
+      { column: 'createdDate', key: 'createdDate', id: 'id', order: 'asc' },
+      page,
+      toAssistant,
+    );
+  }
+
+  async getAssistant(id: string): Promise<Assistant | undefined> {
+    const row = await this.db.selectFrom('assistant').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAssistant(row);
+  }
+
+  async updateAssistant(id: string, patch: AssistantUpdate): Promise<Assistant | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('assistant').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!current) return undefined;
+      const details = patch.details ? { ...JSON.parse(current.details), ...patch.details } : undefined;
+      const row = await trx
+        .updateTable('assistant')
+        .set({
+          ...pick(patch, ['credential', 'iconSrc', 'type']),
+          ...(details ? { details: JSON.stringify(details) } : {}),
+          updatedDate: now(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toAssistant(row);
+    });
+  }
+
+  async deleteAssistant(id: string): Promise<number> {
+    const r = await this.db.deleteFrom('assistant').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  // ---------------------------------------------------------------- chat messages
+
+  /** The exact-match and date conditions of a message filter, on columns prefixed by `p`. */
+  private messageConditions(eb: AnyEb, f: MessageFilter, p: string): Expression<SqlBool> {
+    const conditions: Expression<SqlBool>[] = [eb(`${p}chatflowid`, '=', f.chatflowid)];
+    if (f.chatTypes?.length) conditions.push(eb(`${p}chatType`, 'in', f.chatTypes));
+    for (const key of ['chatId', 'memoryType', 'sessionId'] as const) {
+      if (f[key] !== undefined) conditions.push(eb(`${p}${key}`, '=', f[key]));
+    }
+    conditions.push(...rangeConditions(eb, `${p}createdDate`, f));
+    return eb.and(conditions);
+  }
+
+  private selectMessages(f: MessageFilter): AnySelect {
+    const base = this.db.selectFrom('chat_message as m').selectAll('m');
+    if (!f.withFeedback && !f.feedbackType) return base.where((eb) => this.messageConditions(eb as AnyEb, f, 'm.'));
+    return base
+      .innerJoin('chat_message_feedback as f', 'f.messageId', 'm.id')
+      .select(['f.id as f_id', 'f.rating as f_rating', 'f.content as f_content', 'f.createdDate as f_createdDate'])
+      .where((eb) =>
+        eb.and([
+          this.messageConditions(eb as AnyEb, f, 'm.'),
+          ...(f.feedbackType ? [eb('f.rating', '=', f.feedbackType)] : []),
+        ]),
+      );
+  }
+
+  listMessages(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>> {
+    return this.listing(
+      () => this.selectMessages(filter),
+      { column: 'm.createdDate', key: 'createdDate', id: 'm.id', order },
+      page,
+      toMessage,
+    );
+  }
+
+  async deleteMessages(filter: MessageFilter): Promise<number> {
+    // Feedback goes with its message (ON DELETE CASCADE).
+    const query = filter.feedbackType
+      ? this.db.deleteFrom('chat_message').where('id', 'in', this.selectMessages(filter).clearSelect().select('m.id'))
+      : this.db.deleteFrom('chat_message').where((eb) => this.messageConditions(eb as AnyEb, filter, ''));
+    const r = await query.executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  async ingestMessages(chatflowid: string, messages: ChatMessageIngest[]): Promise<number> {
+    const at = now();
+    const rows = messages.map(
+      (m): ChatMessageRow => ({
+        id: m.id ?? randomUUID(),
+        role: m.role,
+        chatflowid,
+        content: m.content ?? '',
+        ...(Object.fromEntries(MESSAGE_JSON_FIELDS.map((f) => [f, json(m[f])])) as Record<
+          (typeof MESSAGE_JSON_FIELDS)[number],
+          string | null
+        >),
+        chatType: m.chatType ?? 'INTERNAL',
+        chatId: m.chatId ?? randomUUID(),
+        memoryType: m.memoryType ?? null,
+        sessionId: m.sessionId ?? null,
+        leadEmail: m.leadEmail ?? null,
+        createdDate: storedDate(m.createdDate, at),
+      }),
+    );
+    return this.db.transaction().execute((trx) => this.insertChunks(trx, 'chat_message', rows));
+  }
+
+  // ---------------------------------------------------------------- upsert history
+
+  listUpsertHistory(filter: UpsertFilter, order: SortOrder, page: PageRequest): Promise<Listing<UpsertHistory>> {
+    return this.listing(
+      () =>
+        this.db
+          .selectFrom('upsert_history')
+          .selectAll()
+          .where((eb) =>
+            eb.and([
+              eb('deletedDate', 'is', null),
+              ...(filter.chatflowid !== undefined ? [eb('chatflowid', '=', filter.chatflowid)] : []),
+              ...rangeConditions(eb as AnyEb, 'date', filter),
+            ]),
+          ),
+      { column: 'date', key: 'date', id: 'id', order },
+      page,
+      toUpsert,
+    );
+  }
+
+  async softDeleteUpsertHistory(chatflowid: string | undefined, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    let query = this.db
+      .updateTable('upsert_history')
+      .set({ deletedDate: now() })
+      .where('id', 'in', ids)
+      .where('deletedDate', 'is', null);
+    if (chatflowid !== undefined) query = query.where('chatflowid', '=', chatflowid);
+    const r = await query.executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  async ingestUpsertHistory(chatflowid: string, records: UpsertHistoryIngest[]): Promise<number> {
+    const at = now();
+    const rows = records.map(
+      (r): UpsertHistoryRow => ({
+        id: r.id ?? randomUUID(),
+        chatflowid,
+        result: JSON.stringify(r.result ?? {}),
+        flowData: JSON.stringify(r.flowData ?? {}),
+        date: storedDate(r.date, at),
+        deletedDate: null,
+      }),
+    );
+    return this.db.transaction().execute((trx) => this.insertChunks(trx, 'upsert_history', rows));
+  }
+
+  // ---------------------------------------------------------------- chatflows
+
+  async listChatflows(): Promise<Chatflow[]> {
+    const rows = await this.db
+      .selectFrom('chat_message')
+      .select('chatflowid')
+      .distinct()
+      .union(this.db.selectFrom('chat_message_feedback').select('chatflowid').distinct())
+      .union(this.db.selectFrom('upsert_history').select('chatflowid').where('deletedDate', 'is', null).distinct())
+      .orderBy('chatflowid')
+      .execute();
+    return rows.map((r) => ({ id: r.chatflowid, name: r.chatflowid }));
+  }
+
+  async ping(): Promise<void> {
+    await this.db.selectFrom('variable').select('id').limit(1).execute();
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
+
+/** The given keys of a patch that are set (undefined means "leave as it is"). */
+function pick<T extends object, K extends keyof T>(obj: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}

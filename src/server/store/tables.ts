@@ -1,0 +1,68 @@
+// Row shapes as stored. Dates are ISO strings (SQLite: TEXT; PostgreSQL: timestamptz, read back
+// as Date); structured values are JSON text.
+export type StoredDate = string | Date;
+
+export interface VariableRow {
+  id: string;
+  name: string;
+  value: string;
+  type: string;
+  createdDate: StoredDate;
+  updatedDate: StoredDate;
+}
+
+export interface FeedbackRow {
+  id: string;
+  chatflowid: string;
+  chatId: string;
+  messageId: string;
+  rating: string;
+  content: string | null;
+  createdDate: StoredDate;
+}
+
+export interface AssistantRow {
+  id: string;
+  details: string;
+  credential: string | null;
+  iconSrc: string | null;
+  type: string;
+  createdDate: StoredDate;
+  updatedDate: StoredDate;
+}
+
+export interface ChatMessageRow {
+  id: string;
+  role: string;
+  chatflowid: string;
+  content: string;
+  sourceDocuments: string | null;
+  usedTools: string | null;
+  fileAnnotations: string | null;
+  agentReasoning: string | null;
+  fileUploads: string | null;
+  action: string | null;
+  chatType: string;
+  chatId: string;
+  memoryType: string | null;
+  sessionId: string | null;
+  leadEmail: string | null;
+  createdDate: StoredDate;
+}
+
+export interface UpsertHistoryRow {
+  id: string;
+  chatflowid: string;
+  result: string;
+  flowData: string;
+  date: StoredDate;
+  deletedDate: StoredDate | null;
+}
+
+export interface Database {
+  variable: VariableRow;
+  chat_message_feedback: FeedbackRow;
+  assistant: AssistantRow;
+  chat_message: ChatMessageRow;
+  upsert_history: UpsertHistoryRow;
+}

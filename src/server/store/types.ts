@@ -1,0 +1,96 @@
+// The store interface the routes talk to; SQLite and PostgreSQL implement it alike.
+import type { SortOrder } from '../../schema/common.js';
+import type {
+  Assistant,
+  AssistantCreate,
+  AssistantUpdate,
+  ChatMessage,
+  ChatMessageIngest,
+  Chatflow,
+  Feedback,
+  FeedbackCreate,
+  FeedbackUpdate,
+  Rating,
+  UpsertHistory,
+  UpsertHistoryIngest,
+  Variable,
+  VariableCreate,
+  VariableUpdate,
+} from '../../schema/resources.js';
+
+/** `page`/`limit` both given: one page and the total; otherwise the whole result, streamed. */
+export interface PageRequest {
+  page?: number;
+  limit?: number;
+}
+
+export interface Listing<T> {
+  /** Set when a page was asked for. */
+  total?: number;
+  rows: AsyncIterable<T> | Iterable<T>;
+}
+
+/** Inclusive bounds, already normalised to stored ISO strings. */
+export interface DateRange {
+  start?: string;
+  end?: string;
+}
+
+export interface MessageFilter extends DateRange {
+  chatflowid: string;
+  chatTypes?: string[];
+  chatId?: string;
+  memoryType?: string;
+  sessionId?: string;
+  /** Only messages that have feedback (and attach it). */
+  withFeedback?: boolean;
+  /** Only messages whose feedback has this rating. */
+  feedbackType?: Rating;
+}
+
+export interface FeedbackFilter extends DateRange {
+  chatflowid: string;
+  chatId?: string;
+}
+
+export interface UpsertFilter extends DateRange {
+  /** Absent: every chatflow. */
+  chatflowid?: string;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  createVariable(input: VariableCreate): Promise<Variable>;
+  listVariables(page: PageRequest): Promise<Listing<Variable>>;
+  updateVariable(id: string, patch: VariableUpdate): Promise<Variable | undefined>;
+  deleteVariable(id: string): Promise<number>;
+
+  /** Fills chatId/chatflowid from the message; throws ServiceError 404/400/409. */
+  createFeedback(input: FeedbackCreate): Promise<Feedback>;
+  listFeedback(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>>;
+  updateFeedback(id: string, patch: FeedbackUpdate): Promise<Feedback | undefined>;
+
+  createAssistant(input: AssistantCreate): Promise<Assistant>;
+  listAssistants(type: string | undefined, page: PageRequest): Promise<Listing<Assistant>>;
+  getAssistant(id: string): Promise<Assistant | undefined>;
+  updateAssistant(id: string, patch: AssistantUpdate): Promise<Assistant | undefined>;
+  deleteAssistant(id: string): Promise<number>;
+
+  listMessages(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>>;
+  /** Deletes the matching messages and their feedback; answers how many messages went. */
+  deleteMessages(filter: MessageFilter): Promise<number>;
+  /** Inserts the messages in one transaction, skipping ids that exist; answers how many were new. */
+  ingestMessages(chatflowid: string, messages: ChatMessageIngest[]): Promise<number>;
+
+  listUpsertHistory(filter: UpsertFilter, order: SortOrder, page: PageRequest): Promise<Listing<UpsertHistory>>;
+  /** Marks the records deleted (they are kept, never listed again); answers how many were marked. */
+  softDeleteUpsertHistory(chatflowid: string | undefined, ids: string[]): Promise<number>;
+  ingestUpsertHistory(chatflowid: string, records: UpsertHistoryIngest[]): Promise<number>;
+
+  listChatflows(): Promise<Chatflow[]>;
+
+  /** Cheap round trip, for readiness. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

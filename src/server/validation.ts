@@ -1,0 +1,100 @@
+// Request validation with ajv from the schema module, and messages that name the field and the
+// rule ("details.temperature must be between 0 and 2").
+import AjvModule, { type ErrorObject } from 'ajv';
+import { isDateBound, normaliseDateTime } from './dates.js';
+
+const Ajv = AjvModule.default ?? AjvModule;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function makeAjv(coerce: boolean) {
+  // Bodies are taken as typed (a number is not a string); query and path values are text and
+  // are coerced, with a single value becoming a one-item array where a list is expected.
+  const ajv = new Ajv({
+    allErrors: false,
+    verbose: true,
+    strict: false,
+    useDefaults: false,
+    coerceTypes: coerce ? 'array' : false,
+  });
+  ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
+  ajv.addFormat('uuid', UUID);
+  ajv.addFormat('date-time', (s: string) => normaliseDateTime(s) !== null);
+  ajv.addFormat('date-bound', isDateBound);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+/** fastify's validator compiler: bodies strictly typed, query strings and params coerced. */
+export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }) {
+  return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  array: 'an array',
+  object: 'an object',
+  null: 'null',
+};
+
+function fieldName(context: string, error: ErrorObject): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('')
+    .replace(/^\./, '');
+  const missing = error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : '';
+  const field = [path, missing].filter(Boolean).join('.');
+  return field || (context === 'body' ? 'body' : context);
+}
+
+function rule(error: ErrorObject): string {
+  const parent = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type': {
+      const types = String(params.type).split(',');
+      return `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`;
+    }
+    case 'minimum':
+    case 'maximum':
+      return parent.minimum !== undefined && parent.maximum !== undefined
+        ? `must be between ${String(parent.minimum)} and ${String(parent.maximum)}`
+        : `must be ${String(params.comparison)} ${String(params.limit)}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters`;
+    case 'maxItems':
+      return `must have at most ${String(params.limit)} items`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'format':
+    case 'pattern':
+      return typeof parent['x-rule'] === 'string' ? parent['x-rule'] : `must match ${error.keyword} ${String(params.format ?? params.pattern)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * One line for a failed validation. Of the errors ajv collected (several when a value may take
+ * one of several shapes), the deepest speaks most precisely about what is wrong.
+ */
+export function validationMessage(context: string, errors: ErrorObject[]): string {
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length + (e.keyword === 'required' ? 1 : 0);
+  const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const best = [...(useful.length ? useful : errors)].sort((a, b) => depth(b) - depth(a))[0];
+  if (!best) return `${context} is invalid`;
+  if (best.instancePath === '' && best.keyword === 'type' && context === 'body') {
+    return `body must be ${rule(best).replace(/^must be /, '')}`;
+  }
+  return `${fieldName(context, best)} ${rule(best)}`;
+}
