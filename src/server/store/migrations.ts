@@ -1,20 +1,24 @@
 // Versioned schema migrations, the same for both dialects; kysely's Migrator records them in
 // `kysely_migration` and takes a lock (an advisory lock on PostgreSQL) so replicas never race.
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
   const date = dialect === 'postgres' ? 'timestamptz' : 'text';
+  // Keys sort and compare byte by byte on both (SQLite's BINARY): PostgreSQL's default collation
+  // follows the server's locale, which would order ids and chatflow names differently.
+  const str = (n: number) =>
+    dialect === 'postgres' ? sql`varchar(${sql.raw(String(n))}) collate "C"` : (`varchar(${n})` as const);
   return {
     '0001_initial': {
       async up(db: Kysely<unknown>) {
         await db.schema
           .createTable('variable')
-          .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
+          .addColumn('id', str(36), (c) => c.primaryKey())
+          .addColumn('name', str(255), (c) => c.notNull())
           .addColumn('value', 'text', (c) => c.notNull())
-          .addColumn('type', 'varchar(64)', (c) => c.notNull())
+          .addColumn('type', str(64), (c) => c.notNull())
           .addColumn('createdDate', date, (c) => c.notNull())
           .addColumn('updatedDate', date, (c) => c.notNull())
           .execute();
@@ -22,20 +26,20 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
         await db.schema
           .createTable('assistant')
-          .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+          .addColumn('id', str(36), (c) => c.primaryKey())
           .addColumn('details', 'text', (c) => c.notNull())
-          .addColumn('credential', 'varchar(255)')
-          .addColumn('iconSrc', 'varchar(2048)')
-          .addColumn('type', 'varchar(16)', (c) => c.notNull())
+          .addColumn('credential', str(255))
+          .addColumn('iconSrc', str(2048))
+          .addColumn('type', str(16), (c) => c.notNull())
           .addColumn('createdDate', date, (c) => c.notNull())
           .addColumn('updatedDate', date, (c) => c.notNull())
           .execute();
 
         await db.schema
           .createTable('chat_message')
-          .addColumn('id', 'varchar(255)', (c) => c.primaryKey())
-          .addColumn('role', 'varchar(32)', (c) => c.notNull())
-          .addColumn('chatflowid', 'varchar(255)', (c) => c.notNull())
+          .addColumn('id', str(255), (c) => c.primaryKey())
+          .addColumn('role', str(32), (c) => c.notNull())
+          .addColumn('chatflowid', str(255), (c) => c.notNull())
           .addColumn('content', 'text', (c) => c.notNull())
           .addColumn('sourceDocuments', 'text')
           .addColumn('usedTools', 'text')
@@ -43,11 +47,11 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
           .addColumn('agentReasoning', 'text')
           .addColumn('fileUploads', 'text')
           .addColumn('action', 'text')
-          .addColumn('chatType', 'varchar(64)', (c) => c.notNull())
-          .addColumn('chatId', 'varchar(255)', (c) => c.notNull())
-          .addColumn('memoryType', 'varchar(255)')
-          .addColumn('sessionId', 'varchar(255)')
-          .addColumn('leadEmail', 'varchar(255)')
+          .addColumn('chatType', str(64), (c) => c.notNull())
+          .addColumn('chatId', str(255), (c) => c.notNull())
+          .addColumn('memoryType', str(255))
+          .addColumn('sessionId', str(255))
+          .addColumn('leadEmail', str(255))
           .addColumn('createdDate', date, (c) => c.notNull())
           .execute();
         // Every list is one chatflow's messages in (createdDate, id) order, optionally narrowed by
@@ -64,13 +68,13 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
         await db.schema
           .createTable('chat_message_feedback')
-          .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-          .addColumn('chatflowid', 'varchar(255)', (c) => c.notNull())
-          .addColumn('chatId', 'varchar(255)', (c) => c.notNull())
-          .addColumn('messageId', 'varchar(255)', (c) =>
+          .addColumn('id', str(36), (c) => c.primaryKey())
+          .addColumn('chatflowid', str(255), (c) => c.notNull())
+          .addColumn('chatId', str(255), (c) => c.notNull())
+          .addColumn('messageId', str(255), (c) =>
             c.notNull().unique().references('chat_message.id').onDelete('cascade'),
           )
-          .addColumn('rating', 'varchar(16)', (c) => c.notNull())
+          .addColumn('rating', str(16), (c) => c.notNull())
           .addColumn('content', 'text')
           .addColumn('createdDate', date, (c) => c.notNull())
           .execute();
@@ -82,8 +86,8 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
         await db.schema
           .createTable('upsert_history')
-          .addColumn('id', 'varchar(255)', (c) => c.primaryKey())
-          .addColumn('chatflowid', 'varchar(255)', (c) => c.notNull())
+          .addColumn('id', str(255), (c) => c.primaryKey())
+          .addColumn('chatflowid', str(255), (c) => c.notNull())
           .addColumn('result', 'text', (c) => c.notNull())
           .addColumn('flowData', 'text', (c) => c.notNull())
           .addColumn('date', date, (c) => c.notNull())
@@ -100,6 +104,14 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const migrations = migrationsFor(dialect);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  // PostgreSQL: name the schema of kysely's own tables. Unnamed, kysely looks for them in every
+  // schema of the database, finds another schema's and never creates its own in this one.
+  let migrationTableSchema: string | undefined;
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    migrationTableSchema = rows[0]?.schema ?? undefined;
+    if (!migrationTableSchema) throw new Error('the search_path names no existing schema to create the tables in');
+  }
+  const { error } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
   if (error) throw error;
 }

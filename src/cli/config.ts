@@ -1,0 +1,293 @@
+// Connection profiles in a `conf` JSON file (mode 0600, directory 0700), and the flag > env >
+// profile > embedded resolution of the server URL and API key. Keys leave this module only masked,
+// except through getProfile/resolveConnection, which hand them to the HTTP client.
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from './exit.js';
+import { FORMATS, isFormat, type Format } from './output.js';
+
+export interface Profile {
+  url?: string;
+  apiKey?: string;
+  output?: Format;
+}
+
+export interface ConfigData {
+  currentProfile: string;
+  profiles: Record<string, Profile>;
+}
+
+export type ConfigKey = 'url' | 'api-key' | 'output';
+export const CONFIG_KEYS: readonly ConfigKey[] = ['url', 'api-key', 'output'];
+
+export const DEFAULT_PROFILE = 'default';
+
+type Store = { path: string; store: Record<string, unknown> };
+
+async function openStore(): Promise<Store> {
+  const { default: Conf } = await import('conf');
+  const cwd = process.env.CHATFLOW_CONFIG_DIR || undefined;
+  try {
+    return new Conf<Record<string, unknown>>({
+      projectName: 'chatflow',
+      projectSuffix: '',
+      ...(cwd ? { cwd } : {}),
+      configFileMode: 0o600,
+      // Profile names may hold dots: the store is read and written whole, never by dotted path.
+      accessPropertiesByDotNotation: false,
+    }) as unknown as Store;
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot read the config file: ${msg}`, { cause: err });
+  }
+}
+
+function secure(path: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    chmodSync(dirname(path), 0o700);
+  } catch {
+    // a directory that is not ours (CHATFLOW_CONFIG_DIR=/somewhere/shared): leave it as it is
+  }
+  chmodSync(path, 0o600);
+}
+
+function normalize(raw: Record<string, unknown>): ConfigData {
+  const profiles: Record<string, Profile> = {};
+  const rawProfiles = raw.profiles;
+  if (rawProfiles && typeof rawProfiles === 'object') {
+    for (const [name, p] of Object.entries(rawProfiles as Record<string, unknown>)) {
+      if (!p || typeof p !== 'object') continue;
+      const { url, apiKey, output } = p as Record<string, unknown>;
+      const prof: Profile = {};
+      if (typeof url === 'string' && url) prof.url = url;
+      if (typeof apiKey === 'string' && apiKey) prof.apiKey = apiKey;
+      if (isFormat(output)) prof.output = output;
+      profiles[name] = prof;
+    }
+  }
+  const current = typeof raw.currentProfile === 'string' && raw.currentProfile ? raw.currentProfile : DEFAULT_PROFILE;
+  return { currentProfile: current, profiles };
+}
+
+async function update(fn: (data: ConfigData) => void): Promise<ConfigData> {
+  const conf = await openStore();
+  const data = normalize(conf.store);
+  fn(data);
+  if (process.platform !== 'win32') mkdirSync(dirname(conf.path), { recursive: true, mode: 0o700 });
+  conf.store = { ...conf.store, currentProfile: data.currentProfile, profiles: data.profiles };
+  secure(conf.path);
+  return data;
+}
+
+/** The whole configuration (an empty one when there is no file yet). */
+export async function loadConfig(): Promise<ConfigData> {
+  return normalize((await openStore()).store);
+}
+
+/** Path of the config file. */
+export async function configPath(): Promise<string> {
+  return (await openStore()).path;
+}
+
+/** A profile by name (default: the current one); `exists` is false when it is not in the file. */
+export async function getProfile(name?: string): Promise<Profile & { name: string; exists: boolean }> {
+  const cfg = await loadConfig();
+  const n = name || cfg.currentProfile;
+  const p = cfg.profiles[n];
+  return { ...(p ?? {}), name: n, exists: p !== undefined };
+}
+
+/** `http(s)://host[:port][/path]` with the trailing slash removed; anything else is a usage error. */
+export function validateUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    throw new UsageError(`invalid URL "${value}": expected http://host[:port] or https://...`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new UsageError(`invalid URL "${value}": only http and https are supported`);
+  }
+  return u.href.replace(/\/+$/, '');
+}
+
+function validateProfileName(name: string): string {
+  const n = name.trim();
+  if (!n || /[\u0000-\u001f]/.test(n) || n === '__proto__') throw new UsageError(`invalid profile name "${name}"`);
+  return n;
+}
+
+function checkKey(key: string): ConfigKey {
+  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  throw new UsageError(`unknown config key "${key}": use one of ${CONFIG_KEYS.join(', ')}`);
+}
+
+/**
+ * Sets `url`, `api-key` or `output` in a profile (created when missing). Returns the value as it
+ * may be shown: normalised URL, format, or the masked key.
+ */
+export async function setValue(profile: string, key: ConfigKey | string, value: string): Promise<string> {
+  const name = validateProfileName(profile);
+  const k = checkKey(key);
+  let shown: string;
+  let patch: Profile;
+  if (k === 'url') {
+    const url = validateUrl(value);
+    patch = { url };
+    shown = url;
+  } else if (k === 'output') {
+    const v = value.trim();
+    if (!isFormat(v)) throw new UsageError(`invalid output format "${value}": use one of ${FORMATS.join(', ')}`);
+    patch = { output: v };
+    shown = v;
+  } else {
+    const v = value.trim();
+    if (!v) throw new UsageError('empty API key');
+    if (/\s/.test(v)) throw new UsageError('invalid API key: it contains white space');
+    patch = { apiKey: v };
+    shown = maskKey(v);
+  }
+  await update((data) => {
+    data.profiles[name] = { ...data.profiles[name], ...patch };
+  });
+  return shown;
+}
+
+/** Removes a key from a profile; returns whether it was set. */
+export async function unsetValue(profile: string, key: ConfigKey | string): Promise<boolean> {
+  const k = checkKey(key);
+  const prop: keyof Profile = k === 'api-key' ? 'apiKey' : k;
+  const cfg = await loadConfig();
+  if (cfg.profiles[profile]?.[prop] === undefined) return false;
+  await update((data) => {
+    const p = data.profiles[profile];
+    if (p) delete p[prop];
+  });
+  return true;
+}
+
+/** Makes `name` the current profile; it must exist. */
+export async function useProfile(name: string): Promise<void> {
+  const cfg = await loadConfig();
+  if (!cfg.profiles[name]) {
+    const known = Object.keys(cfg.profiles);
+    throw new UsageError(
+      `no profile "${name}"${known.length ? `; known: ${known.join(', ')}` : ''}; create it with: chatflow config set url <url> --profile ${name}`,
+    );
+  }
+  await update((data) => {
+    data.currentProfile = name;
+  });
+}
+
+export interface ProfileListing {
+  name: string;
+  current: boolean;
+  url?: string;
+  /** Masked. */
+  apiKey?: string;
+  output?: Format;
+}
+
+/** Every profile, keys masked. */
+export async function listProfiles(): Promise<ProfileListing[]> {
+  const cfg = await loadConfig();
+  return Object.entries(cfg.profiles).map(([name, p]) => {
+    const row: ProfileListing = { name, current: name === cfg.currentProfile };
+    if (p.url) row.url = p.url;
+    if (p.apiKey) row.apiKey = maskKey(p.apiKey);
+    if (p.output) row.output = p.output;
+    return row;
+  });
+}
+
+/**
+ * A key as it may be shown: `…abcd` (the last 4 characters; a short type prefix such as `sk-`
+ * is kept: `sk-…abcd`), or `****` when the key is shorter than 12 characters.
+ */
+export function maskKey(key: string): string {
+  if (key.length < 12) return '****';
+  const prefix = /^[A-Za-z]{2,4}[-_]/.exec(key)?.[0] ?? '';
+  return `${prefix}…${key.slice(-4)}`;
+}
+
+/**
+ * A warning when the config file is readable by group or others (null when fine or absent):
+ * `config file <path> is readable by other users; run: chmod 600 <path>`.
+ */
+export async function checkPermissions(): Promise<string | null> {
+  if (process.platform === 'win32') return null;
+  const path = await configPath();
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return null;
+  }
+  if ((mode & 0o044) === 0) return null;
+  return `config file ${path} is readable by other users; run: chmod 600 ${path}`;
+}
+
+export type Source = 'flag' | 'env' | 'profile' | 'embedded';
+
+export interface Connection {
+  url?: string;
+  apiKey?: string;
+  profile: string;
+  /** Where the URL came from; 'embedded' = no URL: use the embedded service. */
+  source: Source;
+  /** Where the key came from (same precedence, decided independently). */
+  apiKeySource: Source;
+}
+
+/**
+ * Server URL and key: flag > env (CHATFLOW_URL, CHATFLOW_API_KEY, CHATFLOW_PROFILE) > profile
+ * (the named one, else the current one) > embedded (no URL). A named profile must exist.
+ */
+export async function resolveConnection(
+  flags: { flagUrl?: string; flagApiKey?: string; flagProfile?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Connection> {
+  const named = flags.flagProfile || env.CHATFLOW_PROFILE || undefined;
+  let url: string | undefined;
+  let source: Source = 'embedded';
+  if (flags.flagUrl) {
+    url = validateUrl(flags.flagUrl);
+    source = 'flag';
+  } else if (env.CHATFLOW_URL) {
+    url = validateUrl(env.CHATFLOW_URL);
+    source = 'env';
+  }
+  let apiKey: string | undefined;
+  let apiKeySource: Source = 'embedded';
+  if (flags.flagApiKey) {
+    apiKey = flags.flagApiKey;
+    apiKeySource = 'flag';
+  } else if (env.CHATFLOW_API_KEY) {
+    apiKey = env.CHATFLOW_API_KEY;
+    apiKeySource = 'env';
+  }
+  if (url && apiKey && !named) return { url, apiKey, profile: DEFAULT_PROFILE, source, apiKeySource };
+
+  const cfg = await loadConfig();
+  const profile = named ?? cfg.currentProfile;
+  const p = cfg.profiles[profile];
+  if (named && !p) {
+    const known = Object.keys(cfg.profiles);
+    const from = flags.flagProfile ? '--profile' : 'CHATFLOW_PROFILE';
+    throw new UsageError(`unknown profile "${named}" (${from})${known.length ? `; known: ${known.join(', ')}` : ''}`);
+  }
+  if (!url && p?.url) {
+    url = p.url;
+    source = 'profile';
+  }
+  if (!apiKey && p?.apiKey) {
+    apiKey = p.apiKey;
+    apiKeySource = 'profile';
+  }
+  const conn: Connection = { profile, source, apiKeySource };
+  if (url) conn.url = url;
+  if (apiKey) conn.apiKey = apiKey;
+  return conn;
+}

@@ -1,0 +1,114 @@
+// What every command needs: the global options, a client for the chosen server (the embedded one
+// started lazily when none is configured), and output in the chosen format.
+import type { Command } from 'commander';
+import type { ChatflowClient } from '../client/index.js';
+import { resolveConnection, getProfile, type Connection } from './config.js';
+import { UsageError } from './exit.js';
+import { printNote, resolveFormat, writeRecords, type Format, type Rec, type RecordSource } from './output.js';
+
+export interface GlobalOptions {
+  url?: string;
+  apiKey?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  fields?: string;
+  quiet?: boolean;
+  color?: boolean;
+  debug?: boolean;
+  timeout?: string;
+  input?: boolean;
+}
+
+interface Embedded {
+  close(): Promise<void>;
+}
+
+/** Context of one invocation; `close()` releases the client and any embedded service. */
+export class Context {
+  private clientPromise?: Promise<ChatflowClient>;
+  private embedded?: Embedded;
+  private formatCache?: Format;
+
+  constructor(readonly globals: GlobalOptions) {}
+
+  static of(command: Command): Context {
+    return new Context(command.optsWithGlobals<GlobalOptions>());
+  }
+
+  get debug(): boolean {
+    return this.globals.debug === true;
+  }
+
+  /** The output format after flag, profile default and terminal detection. */
+  async format(): Promise<Format> {
+    if (!this.formatCache) {
+      const profileDefault = this.globals.output || this.globals.json ? undefined : await this.profileOutput();
+      this.formatCache = resolveFormat(this.globals, profileDefault);
+    }
+    return this.formatCache;
+  }
+
+  /** Known without reading config: what an error printed before the client exists should use. */
+  formatHint(): Format | undefined {
+    return this.formatCache ?? (this.globals.json ? 'json' : (this.globals.output as Format | undefined));
+  }
+
+  private async profileOutput(): Promise<string | undefined> {
+    try {
+      return (await getProfile(this.globals.profile ?? process.env.CHATFLOW_PROFILE)).output;
+    } catch {
+      return undefined;
+    }
+  }
+
+  timeoutMs(): number {
+    const raw = this.globals.timeout ?? '30';
+    const seconds = Number(raw);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid --timeout "${raw}": give seconds, e.g. 30`);
+    return Math.round(seconds * 1000);
+  }
+
+  connection(): Promise<Connection> {
+    return resolveConnection({ flagUrl: this.globals.url, flagApiKey: this.globals.apiKey, flagProfile: this.globals.profile });
+  }
+
+  client(): Promise<ChatflowClient> {
+    return (this.clientPromise ??= this.connect());
+  }
+
+  private async connect(): Promise<ChatflowClient> {
+    const timeoutMs = this.timeoutMs();
+    const conn = await this.connection();
+    const { createClient } = await import('../client/index.js');
+    const onDebug = this.debug ? (line: string) => printNote(`debug: ${line}`) : undefined;
+    if (conn.url) return createClient({ baseUrl: conn.url, apiKey: conn.apiKey, timeoutMs, onDebug });
+    const { startEmbedded } = await import('./embedded.js');
+    const embedded = await startEmbedded();
+    this.embedded = embedded;
+    onDebug?.(`embedded service on ${embedded.url} (database ${embedded.dbPath})`);
+    return createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, timeoutMs, onDebug });
+  }
+
+  /** Writes records (or one record) to stdout in the chosen format; answers how many. */
+  async print(records: AsyncIterable<object> | Iterable<object> | object, opts: { columns?: string[]; single?: boolean; idField?: string } = {}): Promise<number> {
+    return writeRecords(records as RecordSource | Rec, {
+      format: await this.format(),
+      fields: this.globals.fields?.split(',').map((f) => f.trim()).filter(Boolean),
+      quiet: this.globals.quiet,
+      ...opts,
+    });
+  }
+
+  /** A list: the records, or `No <things> found.` on stderr when there are none. */
+  async printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: string[]): Promise<void> {
+    const n = await this.print(records, { columns });
+    if (n === 0) printNote(`No ${what} found.`);
+  }
+
+  async close(): Promise<void> {
+    const client = this.clientPromise ? await this.clientPromise.catch(() => undefined) : undefined;
+    await client?.close();
+    await this.embedded?.close();
+  }
+}

@@ -1,0 +1,486 @@
+// Record output in five formats (table, json, ndjson, csv, yaml), streamed where the format allows,
+// with backpressure; plus the error and note lines on stderr.
+import chalk, { chalkStderr } from 'chalk';
+import { ensureColor, isStdoutTty, stderrColor, stdoutColor, stdoutColumns } from './color.js';
+import { EXIT, UsageError, exitCodeOf } from './exit.js';
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type Rec = Record<string, unknown>;
+export type RecordSource = AsyncIterable<Rec> | Iterable<Rec>;
+
+/** The stream records are written to: process.stdout, or any Writable (tests). */
+export type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+export interface WriteOptions {
+  format: Format;
+  /** `--fields a,b.c`: keys/columns in this order; dots reach into nested objects. */
+  fields?: string[];
+  /** `--quiet`: the id of each record, one a line, whatever the format. */
+  quiet?: boolean;
+  /** Default table columns for the resource (used when no `fields`). */
+  columns?: string[];
+  /** Key printed by `quiet`: default 'id'. */
+  idField?: string;
+  /** One object rather than a list. */
+  single?: boolean;
+  /** Terminal width for tables; default: the stream's columns, else `stdoutColumns()`. */
+  width?: number;
+}
+
+export function isFormat(value: unknown): value is Format {
+  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
+}
+
+function checkFormat(value: string, what: string): Format {
+  if (isFormat(value)) return value;
+  throw new UsageError(`invalid ${what} "${value}": use one of ${FORMATS.join(', ')}`);
+}
+
+/**
+ * The output format: `--json` means json; an explicit `-o` wins; then the profile's default;
+ * else `table` when stdout is a terminal and `json` when it is not.
+ */
+export function resolveFormat(opts: { output?: string; json?: boolean }, configDefault?: string): Format {
+  if (opts.output !== undefined && opts.output !== '') {
+    const f = checkFormat(opts.output, 'output format');
+    if (opts.json && f !== 'json') throw new UsageError(`--json conflicts with -o ${f}: give one of them`);
+    return f;
+  }
+  if (opts.json) return 'json';
+  if (configDefault) return checkFormat(configDefault, 'output format in the profile');
+  return isStdoutTty() ? 'table' : 'json';
+}
+
+// ---------------------------------------------------------------- writing with backpressure
+
+function drained(out: Out): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      out.removeListener('drain', onDrain);
+      out.removeListener('error', onError);
+      out.removeListener('close', onClose);
+    };
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (err: unknown) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(Object.assign(new Error('output closed'), { code: 'EPIPE' }));
+    };
+    out.once('drain', onDrain);
+    out.once('error', onError);
+    out.once('close', onClose);
+  });
+}
+
+/** Writes a chunk; waits for 'drain' when the stream's buffer is full. */
+async function put(out: Out, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await drained(out);
+}
+
+function isTty(out: Out): boolean {
+  return process.env.CHATFLOW_FORCE_TTY === '1' || out.isTTY === true || (out === process.stdout && isStdoutTty());
+}
+
+// ---------------------------------------------------------------- fields
+
+function hasOwn(obj: unknown, key: string): boolean {
+  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** Value at a key, or a dotted path into nested objects (a literal key with dots wins). */
+export function getPath(rec: unknown, path: string): unknown {
+  if (hasOwn(rec, path)) return (rec as Rec)[path];
+  let cur: unknown = rec;
+  for (const seg of path.split('.')) {
+    if (!hasOwn(cur, seg)) return undefined;
+    cur = (cur as Rec)[seg];
+  }
+  return cur;
+}
+
+function isPlainObject(v: unknown): v is Rec {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Fields a record offers: its keys, and dotted keys of nested objects (two levels). */
+export function availableFields(rec: Rec, prefix = '', depth = 0): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(rec)) {
+    out.push(prefix + k);
+    if (depth < 2 && isPlainObject(v)) out.push(...availableFields(v, `${prefix}${k}.`, depth + 1));
+  }
+  return out;
+}
+
+/**
+ * Whether a field can be asked of records like `rec`. A top-level key must exist; below it,
+ * optional nested keys are accepted unless the path runs into a string, number or array.
+ */
+function fieldKnown(rec: Rec, path: string): boolean {
+  if (hasOwn(rec, path)) return true;
+  const segs = path.split('.');
+  if (!hasOwn(rec, segs[0]!)) return false;
+  let cur: unknown = rec[segs[0]!];
+  for (const seg of segs.slice(1)) {
+    if (cur === null || cur === undefined) return true;
+    if (Array.isArray(cur)) {
+      if (!/^\d+$/.test(seg)) return false;
+    } else if (typeof cur !== 'object') return false;
+    if (!hasOwn(cur, seg)) return true;
+    cur = (cur as Rec)[seg];
+  }
+  return true;
+}
+
+function checkFields(fields: string[], first: Rec, alsoKnown: readonly string[]): void {
+  const unknown = fields.filter((f) => !alsoKnown.includes(f) && !fieldKnown(first, f));
+  if (unknown.length === 0) return;
+  const s = unknown.length > 1 ? 's' : '';
+  throw new UsageError(
+    `unknown field${s} ${unknown.join(', ')}; available: ${availableFields(first).join(', ')}`,
+  );
+}
+
+function normalizeFields(fields: string[] | undefined): string[] | undefined {
+  if (!fields) return undefined;
+  const list = fields.flatMap((f) => f.split(',')).map((f) => f.trim()).filter((f) => f !== '');
+  return list.length > 0 ? list : undefined;
+}
+
+/** The record cut down to `fields`, in order, keyed by the field as written; missing ones are null. */
+function project(rec: Rec, fields: string[] | undefined): Rec {
+  if (!fields) return rec;
+  const out: Rec = {};
+  for (const f of fields) out[f] = getPath(rec, f) ?? null;
+  return out;
+}
+
+// ---------------------------------------------------------------- cell text
+
+/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
+export function csvField(value: unknown): string {
+  let s: string;
+  if (value === null || value === undefined) s = '';
+  else if (typeof value === 'string') s = value;
+  else if (value instanceof Date) s = value.toISOString();
+  else if (typeof value === 'object') s = JSON.stringify(value);
+  else s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+function isDateKey(key: string): boolean {
+  const last = key.slice(key.lastIndexOf('.') + 1);
+  return last.endsWith('Date') || last.endsWith('date');
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-01-02 03:04` in local time. */
+export function localDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** One line, no control characters: data never moves the cursor or recolours the terminal. */
+function oneLine(s: string): string {
+  return s.replace(/\r\n|[\r\n\t]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
+}
+
+function tableCell(key: string, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') {
+    if (isDateKey(key) && ISO_DATE.test(value)) return localDate(value);
+    return oneLine(value);
+  }
+  if (value instanceof Date) return localDate(value.toISOString());
+  if (typeof value === 'object') return oneLine(JSON.stringify(value));
+  return String(value);
+}
+
+function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    // East Asian wide ranges and emoji: two cells (good enough to share the width out).
+    w += (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+      (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd)
+      ? 2
+      : 1;
+  }
+  return w;
+}
+
+const MIN_COL = 5; // 3 characters plus the padding
+
+/**
+ * Column widths (padding included) whose sum, with the n+1 borders, fits `width`: narrow columns
+ * keep their natural width, the wide ones share what is left.
+ */
+export function fitColumns(natural: number[], width: number): number[] {
+  const avail = width - (natural.length + 1);
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= avail) return natural.slice();
+  const widths = natural.slice();
+  const order = natural.map((_, i) => i).sort((a, b) => natural[a]! - natural[b]!);
+  let remaining = avail;
+  let left = natural.length;
+  for (const i of order) {
+    const share = Math.floor(remaining / left);
+    const w = Math.min(natural[i]!, Math.max(share, MIN_COL));
+    widths[i] = w;
+    remaining -= w;
+    left--;
+  }
+  return widths;
+}
+
+async function renderTable(
+  head: string[] | undefined,
+  rows: string[][],
+  keyColumn: boolean,
+  out: Out,
+  opts: WriteOptions,
+): Promise<void> {
+  const { default: Table } = await import('cli-table3');
+  const color = stdoutColor();
+  const ncols = head?.length ?? rows[0]?.length ?? 0;
+  const tableOpts: ConstructorParameters<typeof Table>[0] = { style: { head: [], border: [] } };
+  if (head) tableOpts.head = head.map((h) => (color ? chalk.bold(h) : h));
+  if (isTty(out)) {
+    const natural: number[] = [];
+    for (let c = 0; c < ncols; c++) {
+      let w = head ? textWidth(head[c]!) : 0;
+      for (const row of rows) w = Math.max(w, textWidth(row[c] ?? ''));
+      natural.push(w + 2);
+    }
+    const width = opts.width ?? (typeof out.columns === 'number' && out.columns > 0 ? out.columns : stdoutColumns());
+    tableOpts.colWidths = fitColumns(natural, width);
+    tableOpts.wordWrap = false;
+    tableOpts.truncate = '…';
+  }
+  const table = new Table(tableOpts);
+  for (const row of rows) table.push(keyColumn && color ? [chalk.bold(row[0] ?? ''), ...row.slice(1)] : row);
+  await put(out, `${table.toString()}\n`);
+}
+
+// ---------------------------------------------------------------- sinks, one per format
+
+interface Sink {
+  record(rec: Rec): Promise<void>;
+  end(count: number): Promise<void>;
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
+
+function jsonSink(out: Out, fields: string[] | undefined, single: boolean, pretty: boolean): Sink {
+  let n = 0;
+  return {
+    async record(rec) {
+      const value = project(rec, fields);
+      if (single) {
+        await put(out, `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`);
+      } else if (pretty) {
+        await put(out, `${n === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(value, null, 2))}`);
+      } else {
+        await put(out, `${n === 0 ? '[\n' : ',\n'}${JSON.stringify(value)}`);
+      }
+      n++;
+    },
+    async end() {
+      if (single) return;
+      await put(out, n === 0 ? '[]\n' : '\n]\n');
+    },
+  };
+}
+
+function ndjsonSink(out: Out, fields: string[] | undefined): Sink {
+  return {
+    record: (rec) => put(out, `${JSON.stringify(project(rec, fields))}\n`),
+    async end() {},
+  };
+}
+
+function csvSink(out: Out, fields: string[] | undefined): Sink {
+  let cols: string[] | undefined;
+  return {
+    async record(rec) {
+      let header = '';
+      if (!cols) {
+        cols = fields ?? Object.keys(rec);
+        header = `${cols.map(csvField).join(',')}\r\n`;
+      }
+      const cells = fields ? cols.map((c) => csvField(getPath(rec, c))) : cols.map((c) => csvField(rec[c]));
+      await put(out, `${header}${cells.join(',')}\r\n`);
+    },
+    async end() {},
+  };
+}
+
+async function yamlSink(out: Out, fields: string[] | undefined, single: boolean): Promise<Sink> {
+  const { stringify } = await import('yaml');
+  let n = 0;
+  return {
+    async record(rec) {
+      const value = project(rec, fields);
+      // One `- ...` item per record: the list is a YAML sequence, streamed.
+      await put(out, stringify(single ? value : [value]));
+      n++;
+    },
+    async end() {
+      if (!single && n === 0) await put(out, '[]\n');
+    },
+  };
+}
+
+function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): Sink {
+  let cols: string[] | undefined;
+  const rows: string[][] = [];
+  return {
+    async record(rec) {
+      if (opts.single) {
+        for (const k of fields ?? Object.keys(rec)) {
+          rows.push([k, tableCell(k, fields ? getPath(rec, k) : rec[k])]);
+        }
+        return;
+      }
+      cols ??= fields ?? opts.columns ?? Object.keys(rec);
+      rows.push(cols.map((c) => tableCell(c, getPath(rec, c))));
+    },
+    async end(count) {
+      if (count === 0) return;
+      await renderTable(opts.single ? undefined : cols, rows, opts.single === true, out, opts);
+    },
+  };
+}
+
+function quietSink(out: Out, idField: string): Sink {
+  return {
+    async record(rec) {
+      const id = getPath(rec, idField);
+      if (id === undefined || id === null) return;
+      await put(out, `${typeof id === 'object' ? JSON.stringify(id) : String(id)}\n`);
+    },
+    async end() {},
+  };
+}
+
+function isIterable(x: unknown): x is RecordSource {
+  return (
+    x !== null &&
+    typeof x === 'object' &&
+    (typeof (x as Iterable<unknown>)[Symbol.iterator] === 'function' ||
+      typeof (x as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
+  );
+}
+
+/**
+ * Writes records to `out` in the chosen format and returns how many were written (0: the caller
+ * prints "No <things> found." for a table). json, ndjson, csv, yaml and quiet stream record by record
+ * and wait for 'drain' when `out` is full; a table is laid out once all rows are in.
+ */
+export async function writeRecords(
+  records: RecordSource | Rec,
+  opts: WriteOptions,
+  out: Out = process.stdout,
+): Promise<number> {
+  ensureColor();
+  const fields = normalizeFields(opts.fields);
+  const single = opts.single === true;
+  const source: RecordSource = isIterable(records) ? records : [records];
+  let sink: Sink;
+  if (opts.quiet) sink = quietSink(out, opts.idField ?? 'id');
+  else {
+    switch (opts.format) {
+      case 'json':
+        sink = jsonSink(out, fields, single, isTty(out));
+        break;
+      case 'ndjson':
+        sink = ndjsonSink(out, fields);
+        break;
+      case 'csv':
+        sink = csvSink(out, fields);
+        break;
+      case 'yaml':
+        sink = await yamlSink(out, fields, single);
+        break;
+      case 'table':
+        sink = tableSink(out, fields, opts);
+        break;
+      default:
+        throw new UsageError(`invalid output format "${String(opts.format)}": use one of ${FORMATS.join(', ')}`);
+    }
+  }
+  let count = 0;
+  for await (const rec of source) {
+    if (count === 0 && fields) checkFields(fields, rec, opts.columns ?? []);
+    await sink.record(rec);
+    count++;
+    if (single) break;
+  }
+  await sink.end(count);
+  return count;
+}
+
+// ---------------------------------------------------------------- stderr
+
+function clean(msg: string): string {
+  return msg.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '').trim();
+}
+
+/**
+ * Reports an error on stderr: `chatflow: <message>` (red with colour), or with a json format
+ * `{"error":{"message":...,"exitCode":N}}`; the stack only with `debug`. Ctrl-C in a prompt prints
+ * nothing. Returns the exit code for the error.
+ */
+export function printError(
+  err: unknown,
+  opts: { format?: Format; debug?: boolean } = {},
+  errOut: NodeJS.WritableStream = process.stderr,
+): number {
+  const exitCode = exitCodeOf(err);
+  const name = (err as { name?: unknown } | null)?.name;
+  if (exitCode === EXIT.interrupted && (name === 'Interrupted' || name === 'ExitPromptError')) return exitCode;
+  const message = clean(err instanceof Error ? err.message : String(err)) || 'unknown error';
+  const stack = opts.debug && err instanceof Error && err.stack ? err.stack : undefined;
+  if (opts.format === 'json' || opts.format === 'ndjson') {
+    const body: { message: string; exitCode: number; stack?: string } = { message, exitCode };
+    if (stack) body.stack = stack;
+    errOut.write(`${JSON.stringify({ error: body })}\n`);
+    return exitCode;
+  }
+  const color = stderrColor();
+  const line = `chatflow: ${message}`;
+  errOut.write(`${color ? chalkStderr.red(line) : line}\n`);
+  if (stack) {
+    let text = stack;
+    let cause = (err as Error).cause;
+    for (let i = 0; cause instanceof Error && i < 5; i++, cause = cause.cause) text += `\nCaused by: ${cause.stack ?? cause.message}`;
+    errOut.write(`${color ? chalkStderr.dim(text) : text}\n`);
+  }
+  return exitCode;
+}
+
+/** A note on stderr (dim with colour): progress, hints. */
+export function printNote(msg: string, errOut: NodeJS.WritableStream = process.stderr): void {
+  errOut.write(`${stderrColor() ? chalkStderr.dim(msg) : msg}\n`);
+}
+
+/** A warning on stderr (yellow with colour): `chatflow: warning: <msg>`. */
+export function printWarning(msg: string, errOut: NodeJS.WritableStream = process.stderr): void {
+  const line = `chatflow: warning: ${msg}`;
+  errOut.write(`${stderrColor() ? chalkStderr.yellow(line) : line}\n`);
+}

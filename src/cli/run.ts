@@ -1,0 +1,99 @@
+// Helpers every data command uses: a context closed after the action, confirmation of
+// destructive changes, --dry-run, --file bodies, and number flags.
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { Context } from './context.js';
+import { UsageError } from './exit.js';
+import { canPrompt, confirm } from './prompts.js';
+
+/**
+ * Wraps a commander action: builds the context from the command's options (and the program's),
+ * runs, and always releases the client and any embedded service.
+ */
+export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const ctx = Context.of(cmd);
+    try {
+      await fn(ctx, ...(args.slice(0, -1) as A));
+    } finally {
+      await ctx.close();
+    }
+  };
+}
+
+/** Asks on a terminal; refuses (exit 2) without one unless --yes was given. */
+export async function confirmOrRefuse(question: string, yes: boolean | undefined): Promise<void> {
+  if (yes) return;
+  if (!canPrompt()) throw new UsageError(`${question.replace(/\?$/, '')}: refused without confirmation; pass --yes (-y) to go ahead`);
+  if (!(await confirm(question))) throw new UsageError('cancelled; nothing was changed');
+}
+
+/** --dry-run: the request that would be sent, as data on stdout. */
+export async function printDryRun(
+  ctx: Context,
+  method: string,
+  path: string,
+  extra: { query?: Record<string, unknown>; body?: unknown } = {},
+): Promise<void> {
+  const query = Object.fromEntries(Object.entries(extra.query ?? {}).filter(([, v]) => v !== undefined));
+  await ctx.print(
+    { method, path: `/api/v1${path}`, ...(Object.keys(query).length ? { query } : {}), ...(extra.body !== undefined ? { body: extra.body } : {}) },
+    { single: true, idField: 'path' },
+  );
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `--file body.json` or `--file -` (stdin): a whole JSON body. */
+export async function readJsonFile(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--file ${file} must hold a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+/** Flags given on the command line override the same keys of a --file body. */
+export async function bodyFrom(file: string | undefined, flags: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const base = file ? await readJsonFile(file) : {};
+  return { ...base, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+}
+
+export function parseNumber(name: string, text: string | undefined, opts: { integer?: boolean; min?: number; max?: number } = {}): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  const bad = text.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max);
+  if (bad) {
+    const range = opts.min !== undefined && opts.max !== undefined ? ` from ${opts.min} to ${opts.max}` : opts.min !== undefined ? ` of at least ${opts.min}` : '';
+    throw new UsageError(`invalid ${name} "${text}": give ${opts.integer ? 'a whole number' : 'a number'}${range}`);
+  }
+  return n;
+}
+
+/** --page and --limit, for every list. */
+export function pageFlags(opts: { page?: string; limit?: string }) {
+  return {
+    page: parseNumber('--page', opts.page, { integer: true, min: 1 }),
+    limit: parseNumber('--limit', opts.limit, { integer: true, min: 1, max: 1000 }),
+  };
+}
+
+export function addPageOptions(cmd: Command): Command {
+  return cmd.option('--page <n>', 'page number, from 1 (the total goes to stderr)').option('--limit <n>', 'page size, at most 1000');
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

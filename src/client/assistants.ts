@@ -1,0 +1,43 @@
+import type { Assistant, AssistantCreate, AssistantDetails, AssistantUpdate } from '../schema/resources.js';
+import type { RouteQuery } from '../schema/routes.js';
+import { type HttpCore, type ListResult, path } from './core.js';
+
+/** Flowise stores and answers `details` as a JSON string: callers always get an object. */
+function parseDetails(details: unknown): AssistantDetails {
+  if (typeof details !== 'string') return details as AssistantDetails;
+  try {
+    const parsed = JSON.parse(details) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as AssistantDetails;
+  } catch {
+    // not JSON: keep the text rather than lose it
+  }
+  return { raw: details } as unknown as AssistantDetails;
+}
+
+function normaliseAssistant(item: unknown): Assistant {
+  const a = item as Assistant;
+  return a && typeof a === 'object' && 'details' in a ? { ...a, details: parseDetails(a.details) } : a;
+}
+
+/** `details` goes out as a JSON string: Flowise requires it, our service accepts it. */
+function outgoing<B extends { details?: unknown }>(body: B): B {
+  return body.details !== undefined && typeof body.details !== 'string'
+    ? { ...body, details: JSON.stringify(body.details) }
+    : body;
+}
+
+export function assistantsApi(core: HttpCore) {
+  return {
+    list: (opts: RouteQuery<'listAssistants'> = {}): Promise<ListResult<Assistant>> =>
+      core.list('/assistants', opts, normaliseAssistant),
+    get: async (id: string): Promise<Assistant> =>
+      normaliseAssistant(await core.json('GET', path`/assistants/${id}`)),
+    create: async (body: AssistantCreate): Promise<Assistant> =>
+      normaliseAssistant(await core.json('POST', '/assistants', { body: outgoing(body) })),
+    update: async (id: string, body: AssistantUpdate): Promise<Assistant> =>
+      normaliseAssistant(await core.json('PUT', path`/assistants/${id}`, { body: outgoing(body) })),
+    delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', path`/assistants/${id}`),
+  };
+}
+
+export type AssistantsApi = ReturnType<typeof assistantsApi>;

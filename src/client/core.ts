@@ -1,0 +1,443 @@
+// The one request core of the client, over undici's request(). Resource modules only describe
+// paths, queries and normalisation; sending, retrying, error mapping, list parsing and streaming
+// all happen here. undici itself is imported on the first request, so loading the client (and
+// thus `chatflow --help`) costs nothing.
+import type { Dispatcher } from 'undici';
+import { ChatflowError, httpError } from './errors.js';
+import { ListParseError, listItems, parseJsonList } from './jsonStream.js';
+
+export interface CoreOptions {
+  /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
+  baseUrl: string;
+  apiKey?: string;
+  /** Headers, body (between chunks) and connect timeout. Default 30000. */
+  timeoutMs?: number;
+  /** Retries of idempotent requests on connection errors and 502/503/504. Default 2. */
+  retries?: number;
+  /** First retry delay, doubled each time. Default 200. */
+  retryDelayMs?: number;
+  /** One line per request: `GET http://host/api/v1/variables 200 12ms`. Never holds the key. */
+  onDebug?: (line: string) => void;
+  /** Use this dispatcher instead of the client's own agent (tests, custom TLS...). */
+  dispatcher?: Dispatcher;
+}
+
+type QueryScalar = string | number | boolean;
+export type QueryInput = Record<string, QueryScalar | readonly QueryScalar[] | null | undefined>;
+
+export interface RequestInput {
+  query?: QueryInput | undefined;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** A body already serialised as JSON. */
+  json?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON when the server says JSON and it parses; else the text; undefined when empty. */
+  body: unknown;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  /** From the X-Total-Count header (our service) or Flowise's `{data, total}`, when given. */
+  total?: number;
+}
+
+export type Normalise<T> = (item: unknown) => T;
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const RETRY_STATUSES = new Set([502, 503, 504]);
+const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/** Sort parameters go out upper case: Flowise honours only the exact `DESC`. */
+const UPPERCASE_PARAMS = new Set(['order', 'sortOrder']);
+
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+const loadUndici = (): Promise<Undici> => (undiciModule ??= import('undici'));
+
+/** `path\`/variables/${id}\`` with each interpolated value URL-encoded. */
+export function path(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(values[i]!) : ''), '');
+}
+
+/** Arrays repeat the parameter, undefined/null are skipped, booleans are `true`/`false`. */
+export function buildQuery(query: QueryInput | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? (value as readonly QueryScalar[]) : [value as QueryScalar | null | undefined];
+    for (const v of values) {
+      if (v === undefined || v === null) continue;
+      const s = String(v);
+      params.append(key, UPPERCASE_PARAMS.has(key) ? s.toUpperCase() : s);
+    }
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Validates the base URL and returns the server root and the API root (`.../api/v1`). */
+export function resolveBaseUrl(baseUrl: string): { root: string; api: string } {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ChatflowError('network', `invalid server URL '${baseUrl}': expected http(s)://host:port`, {
+      code: 'ERR_INVALID_URL',
+      exitCode: 2,
+    });
+  }
+  url.search = '';
+  url.hash = '';
+  const base = url.toString().replace(/\/+$/, '');
+  const root = base.replace(/\/api\/v1$/i, '');
+  return { root, api: `${root}/api/v1` };
+}
+
+/** A URL fit for messages and debug lines: no user:password. */
+function displayUrl(url: string): string {
+  return url.replace(/^(https?:\/\/)[^/@]*@/i, '$1');
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  // Happy-eyeballs connects fail with an AggregateError; undici wraps some errors in `cause`.
+  if (Array.isArray(e.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
+  if (e.cause) return errorCode(e.cause);
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string {
+  const v = headers[name];
+  return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
+}
+
+export class HttpCore {
+  /** The server root as given (no `/api/v1`), for messages. */
+  readonly serverUrl: string;
+  /** The API root, ending with `/api/v1`. */
+  readonly apiUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+  private readonly onDebug: ((line: string) => void) | undefined;
+  private readonly givenDispatcher: Dispatcher | undefined;
+  private ownDispatcher: Promise<Dispatcher> | undefined;
+
+  constructor(opts: CoreOptions) {
+    const { root, api } = resolveBaseUrl(opts.baseUrl);
+    this.serverUrl = root;
+    this.apiUrl = api;
+    this.apiKey = opts.apiKey || undefined;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.retries = Math.max(0, opts.retries ?? 2);
+    this.retryDelayMs = opts.retryDelayMs ?? 200;
+    this.onDebug = opts.onDebug;
+    this.givenDispatcher = opts.dispatcher;
+  }
+
+  // ------------------------------------------------------------------ public helpers
+
+  /** Any call, without throwing on 4xx/5xx (for `chatflow api`). `path` is below /api/v1. */
+  async raw(method: string, apiPath: string, body?: unknown, query?: QueryInput): Promise<RawResponse> {
+    const p = apiPath.replace(/^\/api\/v1(?=\/|$)/i, '') || '/';
+    const res = await this.send(method.toUpperCase(), p.startsWith('/') ? p : `/${p}`, { query, body });
+    const text = await res.body.text();
+    const headers = res.headers as RawResponse['headers'];
+    let parsed: unknown = text === '' ? undefined : text;
+    if (text !== '' && header(headers, 'content-type').includes('json')) {
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        // keep the text: `chatflow api` shows what the server said
+      }
+    }
+    return { status: res.statusCode, headers, body: parsed };
+  }
+
+  /** A JSON call: the parsed body (undefined when empty), or a ChatflowError. */
+  async json<T>(method: string, apiPath: string, input: RequestInput = {}): Promise<T> {
+    const { text } = await this.ok(method, apiPath, input);
+    return this.parse(text, method, apiPath) as T;
+  }
+
+  /** A text call (ping): the body as text, whatever its content type. */
+  async text(apiPath: string): Promise<string> {
+    const res = await this.send('GET', apiPath, {});
+    if (res.statusCode < 200 || res.statusCode >= 300) throw await this.errorFrom(res, 'GET', apiPath);
+    return res.body.text();
+  }
+
+  /** A whole list: an array, or `{data, total}`; total also from X-Total-Count. */
+  async list<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): Promise<ListResult<T>> {
+    const { res, text } = await this.ok('GET', apiPath, { query });
+    const body = this.parse(text, 'GET', apiPath);
+    let items: unknown[];
+    try {
+      items = listItems(body);
+    } catch {
+      throw this.invalid('GET', apiPath, 'is not a list');
+    }
+    const result: ListResult<T> = { items: normalise ? items.map(normalise) : (items as T[]) };
+    const headerTotal = header(res.headers as RawResponse['headers'], 'x-total-count');
+    const bodyTotal = (body as { total?: unknown }).total;
+    if (headerTotal !== '' && Number.isFinite(Number(headerTotal))) result.total = Number(headerTotal);
+    else if (typeof bodyTotal === 'number') result.total = bodyTotal;
+    return result;
+  }
+
+  /** A list element by element as the bytes arrive (constant memory on our service's streams). */
+  async *stream<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<T> {
+    const res = await this.send('GET', apiPath, { query });
+    let finished = false;
+    try {
+      await this.check(res, 'GET', apiPath);
+      try {
+        for await (const item of parseJsonList(res.body)) yield normalise ? normalise(item) : (item as T);
+      } catch (err) {
+        if (err instanceof ListParseError) throw this.invalid('GET', apiPath, err.message.replace(/^malformed list: /, 'has '));
+        throw this.mapStreamError(err, 'GET', apiPath);
+      }
+      finished = true;
+    } finally {
+      // A consumer that stops early must not leave the connection half-read.
+      if (!finished && !res.body.destroyed) res.body.destroy();
+    }
+  }
+
+  /** A call answering `{affected}` (Flowise: `{raw: [], affected}`). */
+  async affected(method: string, apiPath: string, input: RequestInput = {}): Promise<{ affected: number }> {
+    const body = await this.json<unknown>(method, apiPath, input);
+    const affected = (body as { affected?: unknown } | undefined)?.affected;
+    if (typeof affected !== 'number') throw this.invalid(method, apiPath, 'has no affected count');
+    return { affected };
+  }
+
+  /**
+   * POSTs many items as JSON arrays no bigger than `maxBytes` (the service's default body limit
+   * is 1 MiB) nor `maxItems`, and sums the `affected` counts.
+   */
+  async postBatches(apiPath: string, items: readonly unknown[], maxBytes = 900_000, maxItems = 5_000): Promise<{ affected: number }> {
+    let affected = 0;
+    let batch: string[] = [];
+    let size = 2;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const json = `[${batch.join(',')}]`;
+      batch = [];
+      size = 2;
+      affected += (await this.affected('POST', apiPath, { json })).affected;
+    };
+    for (const item of items) {
+      const s = JSON.stringify(item);
+      if (batch.length > 0 && (size + s.length + 1 > maxBytes || batch.length >= maxItems)) await flush();
+      batch.push(s);
+      size += s.length + 1;
+    }
+    await flush();
+    return { affected };
+  }
+
+  async close(): Promise<void> {
+    const own = this.ownDispatcher;
+    this.ownDispatcher = undefined;
+    if (own) await (await own).close();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private dispatcher(undici: Undici): Promise<Dispatcher> {
+    if (this.givenDispatcher) return Promise.resolve(this.givenDispatcher);
+    return (this.ownDispatcher ??= Promise.resolve().then(() => {
+      const env = process.env;
+      const opts = { connect: { timeout: this.timeoutMs } };
+      const proxied = env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy;
+      return proxied ? new undici.EnvHttpProxyAgent(opts) : new undici.Agent(opts);
+    }));
+  }
+
+  private debug(line: string): void {
+    this.onDebug?.(this.redact(line));
+  }
+
+  /** Belt and braces: the key is never put in a message, and is cut out should a server echo it. */
+  private redact(text: string): string {
+    return this.apiKey && text.includes(this.apiKey) ? text.split(this.apiKey).join('<redacted>') : text;
+  }
+
+  private scrub(err: ChatflowError): ChatflowError {
+    const message = this.redact(err.message);
+    if (message !== err.message) err.message = message;
+    return err;
+  }
+
+  /** Sends with retries; the caller must consume the body of the response it gets. */
+  private async send(method: string, apiPath: string, input: RequestInput): Promise<Dispatcher.ResponseData> {
+    const undici = await loadUndici();
+    const dispatcher = await this.dispatcher(undici);
+    const url = `${this.apiUrl}${apiPath}${buildQuery(input.query)}`;
+    const shown = displayUrl(url);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    let body: string | undefined = input.json;
+    if (body === undefined && input.body !== undefined) body = JSON.stringify(input.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const retryable = IDEMPOTENT.has(method);
+
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const elapsed = () => `${Math.round(performance.now() - started)}ms`;
+      const canRetry = retryable && attempt < this.retries;
+      const delay = this.retryDelayMs * 2 ** attempt;
+      const retryNote = `(retry ${attempt + 1}/${this.retries} in ${delay}ms)`;
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await undici.request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          dispatcher,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
+      } catch (err) {
+        const code = errorCode(err);
+        if (canRetry && code !== undefined && RETRY_CODES.has(code)) {
+          this.debug(`${method} ${shown} ${code} ${elapsed()} ${retryNote}`);
+          await sleep(delay);
+          continue;
+        }
+        this.debug(`${method} ${shown} ${code ?? 'ERROR'} ${elapsed()}`);
+        throw this.networkError(err, method, apiPath);
+      }
+      if (canRetry && RETRY_STATUSES.has(res.statusCode)) {
+        this.debug(`${method} ${shown} ${res.statusCode} ${elapsed()} ${retryNote}`);
+        await res.body.dump().catch(() => undefined);
+        await sleep(delay);
+        continue;
+      }
+      this.debug(`${method} ${shown} ${res.statusCode} ${elapsed()}`);
+      return res;
+    }
+  }
+
+  /** Sends and reads a successful JSON answer's text, or throws the matching ChatflowError. */
+  private async ok(method: string, apiPath: string, input: RequestInput) {
+    const res = await this.send(method, apiPath, input);
+    await this.check(res, method, apiPath);
+    try {
+      return { res, text: await res.body.text() };
+    } catch (err) {
+      throw this.mapStreamError(err, method, apiPath);
+    }
+  }
+
+  /** Throws (having consumed the body) unless the answer is a 2xx that is not an HTML page. */
+  private async check(res: Dispatcher.ResponseData, method: string, apiPath: string): Promise<void> {
+    if (res.statusCode < 200 || res.statusCode >= 300) throw await this.errorFrom(res, method, apiPath);
+    // A real Flowise answers a route it lacks with its UI page, status 200.
+    if (header(res.headers as RawResponse['headers'], 'content-type').includes('text/html')) {
+      await res.body.dump().catch(() => undefined);
+      throw new ChatflowError('unsupported', `this server does not support ${method} ${apiPath}`, { method, path: apiPath });
+    }
+  }
+
+  private async errorFrom(res: Dispatcher.ResponseData, method: string, apiPath: string): Promise<ChatflowError> {
+    let text = '';
+    try {
+      text = await res.body.text();
+    } catch {
+      // the status says enough
+    }
+    const contentType = header(res.headers as RawResponse['headers'], 'content-type');
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      return new ChatflowError('http', `unexpected redirect (HTTP ${res.statusCode}) on ${method} ${apiPath}`, {
+        status: res.statusCode,
+        method,
+        path: apiPath,
+      });
+    }
+    return this.scrub(
+      httpError({ status: res.statusCode, contentType, text, method, path: apiPath, sentKey: this.apiKey !== undefined }),
+    );
+  }
+
+  private parse(text: string, method: string, apiPath: string): unknown {
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw this.invalid(method, apiPath, 'is not JSON');
+    }
+  }
+
+  private invalid(method: string, apiPath: string, what: string): ChatflowError {
+    return new ChatflowError('invalid-response', `the server's answer to ${method} ${apiPath} ${what}`, { method, path: apiPath });
+  }
+
+  /** An error while reading a body that had started (timeouts between chunks, cut connections). */
+  private mapStreamError(err: unknown, method: string, apiPath: string): unknown {
+    if (err instanceof ChatflowError) return err;
+    const mapped = this.networkError(err, method, apiPath);
+    if (mapped.kind !== 'network') return mapped;
+    const why = mapped.code ? ` (${mapped.code})` : '';
+    const where = displayUrl(this.serverUrl);
+    return this.scrub(
+      new ChatflowError('network', `lost the connection to ${where} while reading ${method} ${apiPath}${why}`, {
+        method,
+        path: apiPath,
+        ...(mapped.code ? { code: mapped.code } : {}),
+      }),
+    );
+  }
+
+  private networkError(err: unknown, method: string, apiPath: string): ChatflowError {
+    const code = errorCode(err);
+    const where = displayUrl(this.serverUrl);
+    const opts = { method, path: apiPath, ...(code ? { code } : {}) };
+    if (code && TIMEOUT_CODES.has(code)) {
+      const secs = this.timeoutMs >= 1000 ? `${+(this.timeoutMs / 1000).toFixed(1)}s` : `${this.timeoutMs}ms`;
+      return new ChatflowError('timeout', `${where} did not answer ${method} ${apiPath} within ${secs} (timed out)`, opts);
+    }
+    let why: string;
+    switch (code) {
+      case 'ECONNREFUSED':
+        return new ChatflowError(
+          'network',
+          `cannot reach ${where} (connection refused): start one with 'chatflow serve' or point --url at a running server`,
+          opts,
+        );
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        why = 'host not found';
+        break;
+      case 'ECONNRESET':
+      case 'EPIPE':
+      case 'UND_ERR_SOCKET':
+      case 'UND_ERR_CLOSED':
+        why = 'the connection was closed';
+        break;
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        why = 'host unreachable';
+        break;
+      default: {
+        const message = err instanceof Error ? err.message.replace(/\s+/g, ' ').trim() : '';
+        why = [code, message].filter(Boolean).join(': ') || 'unknown error';
+      }
+    }
+    return this.scrub(new ChatflowError('network', `cannot reach ${where} (${why})`, opts));
+  }
+}

@@ -1,0 +1,54 @@
+// The package's library export, and the only way the CLI reaches data.
+//
+// Errors: every failure is a ChatflowError { kind, status?, exitCode }:
+//   HTTP 400/405/409/412/413/422       kind http      exit 2 (the server rejected the request)
+//   HTTP 401, 403                      kind http      exit 4 (unauthorized / forbidden)
+//   HTTP 404, or a 5xx saying "not found" (Flowise)   kind http, status 404, exit 3
+//   other HTTP 4xx, 5xx, 3xx           kind http      exit 1
+//   connection refused/reset, DNS      kind network   exit 5
+//   headers/body/connect timeout       kind timeout   exit 5
+//   200 text/html (Flowise's UI page for a route it lacks)   kind unsupported  exit 1
+//   a body that is not the JSON expected                     kind invalid-response exit 1
+import { type CoreOptions, HttpCore, type QueryInput, type RawResponse } from './core.js';
+import { assistantsApi } from './assistants.js';
+import { chatflowsApi } from './chatflows.js';
+import { feedbackApi } from './feedback.js';
+import { messagesApi } from './messages.js';
+import { serviceApi } from './service.js';
+import { upsertHistoryApi } from './upsertHistory.js';
+import { variablesApi } from './variables.js';
+
+export type ClientOptions = CoreOptions;
+
+export function createClient(opts: ClientOptions) {
+  const core = new HttpCore(opts);
+  const service = serviceApi(core);
+  return {
+    /** The server root and the API root (`.../api/v1`) the client talks to. */
+    serverUrl: core.serverUrl,
+    apiUrl: core.apiUrl,
+    variables: variablesApi(core),
+    feedback: feedbackApi(core),
+    assistants: assistantsApi(core),
+    messages: messagesApi(core),
+    upsertHistory: upsertHistoryApi(core),
+    chatflows: chatflowsApi(core),
+    ping: service.ping,
+    version: service.version,
+    /** Any call below /api/v1, answered without throwing on 4xx/5xx. */
+    raw: (method: string, path: string, body?: unknown, query?: QueryInput): Promise<RawResponse> =>
+      core.raw(method, path, body, query),
+    /** Closes the client's connections (not those of a dispatcher given in the options). */
+    close: (): Promise<void> => core.close(),
+  };
+}
+
+export type ChatflowClient = ReturnType<typeof createClient>;
+
+export { ChatflowError, EXIT, type ChatflowErrorKind } from './errors.js';
+export { HttpCore, buildQuery, type CoreOptions, type ListResult, type QueryInput, type RawResponse } from './core.js';
+export type { FeedbackListQuery } from './feedback.js';
+export type { MessageDeleteQuery, MessageListQuery } from './messages.js';
+export type { UpsertHistoryQuery } from './upsertHistory.js';
+export type * from '../schema/resources.js';
+export type { RouteBody, RouteName, RouteParams, RouteQuery } from '../schema/routes.js';

@@ -1,0 +1,117 @@
+// Incremental parser for the service's streamed lists: `[\n` + one JSON value per line joined by
+// `,\n` + `\n]`. JSON.stringify never emits a raw newline inside a string, so each line holds one
+// whole element and memory stays constant however long the list is. Anything else (Flowise's
+// compact one-line arrays, pretty-printed JSON, `{data, total}`) is buffered and parsed whole.
+
+/** Thrown for a body that is not a readable list; the caller turns it into a ChatflowError. */
+export class ListParseError extends Error {
+  override readonly name = 'ListParseError';
+}
+
+type Mode = 'detect' | 'lines' | 'buffer';
+
+/** Elements of a whole-body list: an array, or Flowise's paginated `{data: [...]}`. */
+export function listItems(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object' && Array.isArray((body as { data?: unknown }).data)) {
+    return (body as { data: unknown[] }).data;
+  }
+  throw new ListParseError('expected a JSON array');
+}
+
+export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder('utf-8');
+  let mode = 'detect' as Mode;
+  // Everything received while the shape is unknown, so that we can fall back to buffering.
+  // Dropped as soon as the first element is out: from then on memory is one line.
+  let head = '';
+  let pending = '';
+  let opened = false;
+  let closed = false;
+  let yielded = false;
+
+  // Returns the element a line holds (`undefined` for none); switches to buffering when the body
+  // turns out not to be line-per-element before anything was yielded.
+  const take = (raw: string): { value: unknown } | undefined => {
+    const line = raw.trim();
+    if (line === '') return undefined;
+    if (closed) return fail('data after the end of the list');
+    if (!opened) {
+      if (line === '[') {
+        opened = true;
+        return undefined;
+      }
+      return fail('not a line-per-element list');
+    }
+    if (line === ']') {
+      closed = true;
+      return undefined;
+    }
+    const text = line.endsWith(',') ? line.slice(0, -1) : line;
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch {
+      return fail('a line that is not one JSON value');
+    }
+  };
+  const fail = (why: string): undefined => {
+    if (yielded) throw new ListParseError(`malformed list: ${why}`);
+    mode = 'buffer';
+    return undefined;
+  };
+
+  const lines = function* (text: string, final: boolean): Generator<unknown> {
+    pending += text;
+    let start = 0;
+    let nl: number;
+    while ((nl = pending.indexOf('\n', start)) >= 0) {
+      const got = take(pending.slice(start, nl));
+      start = nl + 1;
+      if (mode === 'buffer') return;
+      if (got) {
+        yielded = true;
+        head = '';
+        mode = 'lines';
+        yield got.value;
+      }
+    }
+    pending = pending.slice(start);
+    if (final && pending !== '') {
+      const got = take(pending);
+      pending = '';
+      if (mode === 'buffer') return;
+      if (got) {
+        yielded = true;
+        yield got.value;
+      }
+    }
+  };
+
+  const feed = function* (text: string, final: boolean): Generator<unknown> {
+    if (mode === 'buffer') {
+      head += text;
+      return;
+    }
+    if (!yielded) head += text;
+    yield* lines(text, final);
+  };
+
+  for await (const chunk of source) {
+    yield* feed(decoder.decode(chunk, { stream: true }), false);
+  }
+  yield* feed(decoder.decode(), true);
+
+  if (mode === 'buffer') {
+    let body: unknown;
+    try {
+      body = JSON.parse(head) as unknown;
+    } catch {
+      throw new ListParseError('the body is not JSON');
+    }
+    head = '';
+    yield* listItems(body);
+    return;
+  }
+  if (!opened) throw new ListParseError('the body is empty');
+  if (!closed) throw new ListParseError('the list ended early (the connection was cut)');
+}

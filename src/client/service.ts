@@ -1,0 +1,9 @@
+import type { HttpCore } from './core.js';
+
+export function serviceApi(core: HttpCore) {
+  return {
+    /** `pong` (Flowise answers it as text/html, our service as text/plain). */
+    ping: async (): Promise<string> => (await core.text('/ping')).trim(),
+    version: (): Promise<{ version: string }> => core.json('GET', '/version'),
+  };
+}

@@ -1,0 +1,37 @@
+import type { Variable, VariableCreate, VariableUpdate } from '../schema/resources.js';
+import type { RouteQuery } from '../schema/routes.js';
+import { type HttpCore, type ListResult, path } from './core.js';
+import { ChatflowError } from './errors.js';
+
+/** Flowise echoes a numeric `value` as a number on create; a variable's value is a string. */
+function normaliseVariable(item: unknown): Variable {
+  const v = item as Variable;
+  if (v && typeof v === 'object' && v.value !== undefined && typeof v.value !== 'string') {
+    return { ...v, value: String(v.value) };
+  }
+  return v;
+}
+
+export function variablesApi(core: HttpCore) {
+  return {
+    /** With page and limit, `total` is the number of all variables. */
+    list: (opts: RouteQuery<'listVariables'> = {}): Promise<ListResult<Variable>> =>
+      core.list('/variables', opts, normaliseVariable),
+    stream: (): AsyncIterable<Variable> => core.stream('/variables', undefined, normaliseVariable),
+    create: async (body: VariableCreate): Promise<Variable> =>
+      normaliseVariable(await core.json('POST', '/variables', { body })),
+    update: async (id: string, body: VariableUpdate): Promise<Variable> =>
+      normaliseVariable(await core.json('PUT', path`/variables/${id}`, { body })),
+    /** Flowise answers an unknown id with `affected: 0`; both servers then give a 404 error. */
+    delete: async (id: string): Promise<{ affected: number }> => {
+      const apiPath = path`/variables/${id}`;
+      const result = await core.affected('DELETE', apiPath);
+      if (result.affected === 0) {
+        throw new ChatflowError('http', `Variable ${id} not found`, { status: 404, method: 'DELETE', path: apiPath });
+      }
+      return result;
+    },
+  };
+}
+
+export type VariablesApi = ReturnType<typeof variablesApi>;

@@ -1,0 +1,48 @@
+// Opens the store a command line asks for, with start-up failures as one clear line.
+import { ServiceError } from './errors.js';
+import { openSqliteStore } from './store/sqlite.js';
+import type { Store } from './store/types.js';
+
+export interface StoreChoice {
+  /** SQLite file (the default store). */
+  dbPath: string;
+  /** PostgreSQL URL: selects the PostgreSQL store instead. */
+  databaseUrl?: string;
+  poolSize?: number;
+}
+
+/** A start-up failure the operator can fix, already phrased for them. */
+export class StartupError extends Error {}
+
+export async function openStore(choice: StoreChoice): Promise<Store> {
+  if (choice.databaseUrl) {
+    const { openPostgresStore } = await import('./store/postgres.js');
+    try {
+      return await openPostgresStore(choice.databaseUrl, { poolSize: choice.poolSize });
+    } catch (err) {
+      throw new StartupError(`cannot use the PostgreSQL database: ${describe(err)}`);
+    }
+  }
+  try {
+    return await openSqliteStore(choice.dbPath);
+  } catch (err) {
+    throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err)}`);
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  switch (e.code) {
+    case 'EACCES':
+    case 'EPERM':
+    case 'SQLITE_CANTOPEN':
+    case 'SQLITE_READONLY':
+      return 'the path is not writable (choose another with --db or CHATFLOW_DB)';
+    case 'SQLITE_NOTADB':
+      return 'the file is not a chatflow database (choose another with --db)';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    default:
+      return err instanceof ServiceError ? err.message : (e.message ?? String(err)).replace(/\/\/[^@/]*@/g, '//***@');
+  }
+}

@@ -1,0 +1,246 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Writable } from 'node:stream';
+import { setupColor } from '../../src/cli/color.js';
+import { UsageError } from '../../src/cli/exit.js';
+import { csvField, fitColumns, printError, resolveFormat, writeRecords } from '../../src/cli/output.js';
+import { ANSI, sink } from './helpers.js';
+
+const flows = [
+  { id: 'a1', name: 'First, "quoted"', deployed: true, details: { name: 'd1', model: 'gpt' }, createdDate: '2026-01-02T03:04:05.000Z' },
+  { id: 'b2', name: 'Second\nline', deployed: false, details: { name: 'd2' }, createdDate: '2026-02-03T10:20:30.000Z' },
+];
+
+beforeEach(() => {
+  for (const k of ['NO_COLOR', 'FORCE_COLOR', 'CHATFLOW_FORCE_TTY', 'TERM', 'COLUMNS']) vi.stubEnv(k, undefined);
+  vi.stubEnv('TZ', 'UTC');
+  setupColor({});
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function render(records: unknown, opts: Parameters<typeof writeRecords>[1]) {
+  const out = sink();
+  const n = await writeRecords(records as Iterable<Record<string, unknown>>, opts, out);
+  return { text: out.text(), n };
+}
+
+describe('resolveFormat', () => {
+  it('--json, then -o, then the profile default, then json when not a TTY', () => {
+    expect(resolveFormat({ json: true })).toBe('json');
+    expect(resolveFormat({ output: 'csv' }, 'yaml')).toBe('csv');
+    expect(resolveFormat({}, 'yaml')).toBe('yaml');
+    expect(resolveFormat({})).toBe('json');
+    vi.stubEnv('CHATFLOW_FORCE_TTY', '1');
+    expect(resolveFormat({})).toBe('table');
+  });
+  it('rejects an unknown format, naming the allowed ones', () => {
+    expect(() => resolveFormat({ output: 'xml' })).toThrow(UsageError);
+    expect(() => resolveFormat({ output: 'xml' })).toThrow(/table, json, ndjson, csv, yaml/);
+  });
+});
+
+describe('csv', () => {
+  it('quotes fields with commas, quotes and line breaks (RFC 4180)', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('cr\rhere')).toBe('"cr\rhere"');
+    expect(csvField(null)).toBe('');
+    expect(csvField({ a: [1, 'x'] })).toBe('"{""a"":[1,""x""]}"');
+  });
+  it('writes a header and one row per record, nested values as JSON, ISO dates kept', async () => {
+    const { text, n } = await render(flows, { format: 'csv' });
+    expect(n).toBe(2);
+    expect(text).toBe(
+      'id,name,deployed,details,createdDate\r\n' +
+        'a1,"First, ""quoted""",true,"{""name"":""d1"",""model"":""gpt""}",2026-01-02T03:04:05.000Z\r\n' +
+        'b2,"Second\nline",false,"{""name"":""d2""}",2026-02-03T10:20:30.000Z\r\n',
+    );
+  });
+});
+
+describe('fields', () => {
+  it('chooses and orders keys, with dotted keys, in every format', async () => {
+    const fields = ['details.name', 'id'];
+    expect((await render(flows, { format: 'csv', fields })).text).toBe('details.name,id\r\nd1,a1\r\nd2,b2\r\n');
+    expect((await render(flows, { format: 'ndjson', fields })).text).toBe(
+      '{"details.name":"d1","id":"a1"}\n{"details.name":"d2","id":"b2"}\n',
+    );
+    const json = JSON.parse((await render(flows, { format: 'json', fields })).text);
+    expect(json).toEqual([{ 'details.name': 'd1', id: 'a1' }, { 'details.name': 'd2', id: 'b2' }]);
+    expect((await render(flows, { format: 'yaml', fields })).text).toBe('- details.name: d1\n  id: a1\n- details.name: d2\n  id: b2\n');
+    const table = (await render(flows, { format: 'table', fields, columns: ['name'] })).text;
+    expect(table).toMatch(/details\.name.*id/);
+    expect(table).not.toMatch(/deployed/);
+  });
+  it('an optional nested key missing from the first record is accepted', async () => {
+    const { text } = await render(flows, { format: 'ndjson', fields: ['id', 'details.model'] });
+    expect(text).toBe('{"id":"a1","details.model":"gpt"}\n{"id":"b2","details.model":null}\n');
+  });
+  it('an unknown field is a usage error listing the available ones', async () => {
+    const err = await render(flows, { format: 'json', fields: ['id', 'nmae'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toBe(
+      'unknown field nmae; available: id, name, deployed, details, details.name, details.model, createdDate',
+    );
+    await expect(render(flows, { format: 'csv', fields: ['name.first'] })).rejects.toThrow(/unknown field name\.first/);
+  });
+  it('writes nothing to stdout before the error', async () => {
+    const out = sink();
+    await expect(writeRecords(flows, { format: 'json', fields: ['x'] }, out)).rejects.toThrow(UsageError);
+    expect(out.text()).toBe('');
+  });
+});
+
+describe('quiet and ndjson', () => {
+  it('quiet prints ids one a line, whatever the format', async () => {
+    for (const format of ['table', 'json', 'csv', 'yaml', 'ndjson'] as const) {
+      expect((await render(flows, { format, quiet: true })).text).toBe('a1\nb2\n');
+    }
+    expect((await render(flows, { format: 'json', quiet: true, idField: 'details.name' })).text).toBe('d1\nd2\n');
+  });
+  it('ndjson: one compact object a line', async () => {
+    const { text } = await render(flows, { format: 'ndjson' });
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1]!)).toEqual(flows[1]);
+  });
+});
+
+describe('json', () => {
+  it('a list is an array, an empty list [], a single record an object', async () => {
+    expect(JSON.parse((await render(flows, { format: 'json' })).text)).toEqual(flows);
+    expect((await render([], { format: 'json' })).text).toBe('[]\n');
+    expect(JSON.parse((await render(flows[0], { format: 'json', single: true })).text)).toEqual(flows[0]);
+  });
+  it('is pretty on a TTY', async () => {
+    vi.stubEnv('CHATFLOW_FORCE_TTY', '1');
+    const { text } = await render([{ id: 'x' }], { format: 'json' });
+    expect(text).toBe('[\n  {\n    "id": "x"\n  }\n]\n');
+  });
+  it('streams 100,000 records honouring backpressure', async () => {
+    const total = 100_000;
+    let produced = 0;
+    let consumed = 0;
+    let maxAhead = 0;
+    async function* source() {
+      for (let i = 0; i < total; i++) {
+        produced++;
+        maxAhead = Math.max(maxAhead, produced - consumed);
+        yield { id: `id-${i}`, name: `flow ${i}`, n: i };
+      }
+    }
+    let bytes = 0;
+    let first = '';
+    let last = '';
+    let pending = 0;
+    const out = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _enc, cb) {
+        const s = chunk.toString();
+        if (!first) first = s;
+        last = s;
+        bytes += s.length;
+        consumed += (s.match(/"id":/g) ?? []).length;
+        pending++;
+        // a slow consumer: every write completes later
+        setImmediate(() => {
+          pending--;
+          cb();
+        });
+      },
+    });
+    let sawFull = false;
+    let maxBuffered = 0;
+    const write = out.write.bind(out);
+    out.write = ((chunk: string) => {
+      const ok = write(chunk);
+      if (!ok) sawFull = true;
+      maxBuffered = Math.max(maxBuffered, out.writableLength);
+      return ok;
+    }) as typeof out.write;
+    const n = await writeRecords(source(), { format: 'json' }, out);
+    await new Promise<void>((resolve) => out.end(resolve));
+    expect(n).toBe(total);
+    expect(consumed).toBe(total);
+    expect(pending).toBe(0);
+    expect(sawFull).toBe(true);
+    expect(maxBuffered).toBeLessThan(16 * 1024 + 200);
+    expect(maxAhead).toBeLessThan(1000);
+    expect(first.startsWith('[\n{"id":"id-0"')).toBe(true);
+    expect(last).toBe('\n]\n');
+    expect(bytes).toBeGreaterThan(total * 30);
+  }, 30_000);
+});
+
+describe('table', () => {
+  const long = [{ id: 'c3', name: 'x'.repeat(200), description: 'y'.repeat(200) }];
+
+  it('fits a fixed terminal width on a TTY, truncating with …', async () => {
+    vi.stubEnv('CHATFLOW_FORCE_TTY', '1');
+    setupColor({ noColor: true });
+    const { text } = await render(long, { format: 'table', width: 40 });
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(text).toContain('…');
+    expect(text).toContain('c3');
+  });
+  it('does not truncate when stdout is not a TTY', async () => {
+    setupColor({ noColor: true });
+    const { text } = await render(long, { format: 'table', width: 40 });
+    expect(text).not.toContain('…');
+    expect(text).toContain('x'.repeat(200));
+  });
+  it('shares the width: narrow columns keep theirs', () => {
+    expect(fitColumns([6, 30, 30], 40)).toEqual([6, 15, 15]);
+    expect(fitColumns([6, 10], 40)).toEqual([6, 10]);
+  });
+  it('has no ANSI codes when colour is off, and has some when forced on', async () => {
+    vi.stubEnv('CHATFLOW_FORCE_TTY', '1');
+    vi.stubEnv('NO_COLOR', '1');
+    setupColor({});
+    expect((await render(flows, { format: 'table', width: 60 })).text).not.toMatch(ANSI);
+    expect((await render(flows[0], { format: 'table', single: true, width: 60 })).text).not.toMatch(ANSI);
+    vi.stubEnv('NO_COLOR', undefined);
+    setupColor({ noColor: true });
+    expect((await render(flows, { format: 'table', width: 60 })).text).not.toMatch(ANSI);
+    vi.stubEnv('FORCE_COLOR', '1');
+    setupColor({});
+    expect((await render(flows, { format: 'table', width: 60 })).text).toMatch(ANSI);
+  });
+  it('shows dates in local time, nested objects as short JSON, one line per row', async () => {
+    setupColor({ noColor: true });
+    const { text } = await render(flows, { format: 'table', columns: ['id', 'name', 'details', 'createdDate'] });
+    expect(text).toContain('2026-01-02 03:04');
+    expect(text).not.toContain('2026-01-02T03');
+    expect(text).toContain('{"name":"d1","model":"gpt"}');
+    expect(text).toContain('Second line');
+    expect(text).not.toMatch(/deployed/);
+  });
+  it('prints nothing for an empty list and returns 0', async () => {
+    expect(await render([], { format: 'table' })).toEqual({ text: '', n: 0 });
+  });
+});
+
+describe('printError', () => {
+  it('one line on stderr, or JSON with --json; exit code returned', () => {
+    setupColor({ noColor: true });
+    const err = sink();
+    expect(printError(new UsageError('bad flag'), {}, err)).toBe(2);
+    expect(err.text()).toBe('chatflow: bad flag\n');
+    const errJson = sink();
+    expect(printError(Object.assign(new Error('no such chatflow'), { exitCode: 3 }), { format: 'json' }, errJson)).toBe(3);
+    expect(JSON.parse(errJson.text())).toEqual({ error: { message: 'no such chatflow', exitCode: 3 } });
+  });
+  it('stack only with debug', () => {
+    setupColor({ noColor: true });
+    const plain = sink();
+    printError(new Error('boom'), {}, plain);
+    expect(plain.text()).not.toMatch(/at /);
+    const debug = sink();
+    printError(new Error('boom'), { debug: true }, debug);
+    expect(debug.text()).toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,384 @@
+// A stand-in for a real Flowise 3.1.2 server, answering with the shapes recorded in
+// ../shared/spec/flowise-observed.md: 401 `{"error":"Unauthorized Access"}`, 403 `{"message":"Forbidden"}`,
+// the UI's index.html with 200 for any route Flowise lacks, a plain-text 404 from PUT /variables,
+// `details` as a JSON string, `{"raw":[],"affected":N}` deletes, `{"status":"OK"}` from PUT /feedback,
+// compact one-line JSON, service errors as 500 `Error: xxxService.fn - ...`, `{data,total}` pages.
+// Plain node:http, in memory, fresh data on every start.
+//
+// Test controls (not Flowise behaviour): `failNext(path, status, count)` makes the next requests to a
+// path answer that status; any path below `/api/v1/__hang` never answers; `requests` logs every
+// request received.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+
+export const CHATFLOW_A = 'f5c2165a-0a38-40a9-bfa2-6cd73fbb65a2';
+export const CHATFLOW_B = 'c3855e34-2c0b-4e77-8e07-693995a50ad0';
+const WORKSPACE = '6e3bc68d-7177-4119-8e5b-fdd5780b8553';
+
+export interface FixtureRequest {
+  method: string;
+  /** Path and query, as received. */
+  url: string;
+}
+
+export interface FlowiseFixture {
+  /** Server root, e.g. `http://127.0.0.1:40123` (no /api/v1). */
+  url: string;
+  /** The full-permission key. */
+  apiKey: string;
+  /** A key with only chatflows:view and variables:view (403 elsewhere). */
+  readOnlyKey: string;
+  requests: FixtureRequest[];
+  failNext(path: string, status: number, count?: number): void;
+  close(): Promise<void>;
+}
+
+type Row = Record<string, unknown>;
+
+const INDEX_HTML = `<!DOCTYPE html>
+<html lang="en">
+    <head>
+        <title>Flowise - Build AI Agents, Visually</title>
+        <link rel="icon" href="favicon.ico" />
+        <meta charset="utf-8" />
+    </head>
+    <body><div id="root"></div></body>
+</html>
+`;
+
+const iso = (s: string) => new Date(s).toISOString();
+
+function seed() {
+  const msg = (n: number, role: string, flow: string, content: string, date: string, chatType: string, chat: string, memoryType: string | null, extra: Row = {}): Row => ({
+    id: `aaaaaaaa-0000-0000-0000-00000000000${n}`,
+    role,
+    chatflowid: flow,
+    executionId: null,
+    content,
+    sourceDocuments: null,
+    usedTools: null,
+    fileAnnotations: null,
+    agentReasoning: null,
+    reasonContent: null,
+    fileUploads: null,
+    artifacts: null,
+    action: null,
+    chatType,
+    chatId: chat,
+    memoryType,
+    sessionId: chat.replace('c', 's'),
+    createdDate: iso(date),
+    leadEmail: null,
+    followUpPrompts: null,
+    execution: null,
+    ...extra,
+  });
+  return {
+    chatflows: [
+      { id: CHATFLOW_A, name: 'peer-flow-A', flowData: '{"nodes":[],"edges":[]}', deployed: null, isPublic: null, apikeyid: null, chatbotConfig: null, apiConfig: null, analytic: null, speechToText: null, textToSpeech: null, followUpPrompts: null, category: null, type: 'CHATFLOW', createdDate: '2026-11-21T14:24:16.000Z', updatedDate: '2026-11-21T14:24:16.000Z', workspaceId: WORKSPACE },
+      { id: CHATFLOW_B, name: 'peer-flow-B', flowData: '{"nodes":[],"edges":[]}', deployed: null, isPublic: null, apikeyid: null, chatbotConfig: null, apiConfig: null, analytic: null, speechToText: null, textToSpeech: null, followUpPrompts: null, category: null, type: 'CHATFLOW', createdDate: '2026-11-21T14:24:16.000Z', updatedDate: '2026-11-21T14:24:16.000Z', workspaceId: WORKSPACE },
+    ] as Row[],
+    variables: [
+      { id: '55d998ca-110f-4871-9aba-053d42441db7', name: 'v_static', value: 'hello', type: 'static', createdDate: '2026-11-21T14:24:17.000Z', updatedDate: '2026-11-21T14:24:17.000Z', workspaceId: WORKSPACE },
+      { id: '50277c7f-8612-4b60-a70b-b70ef5af9641', name: 'v_runtime', value: '', type: 'runtime', createdDate: '2026-11-21T14:24:18.000Z', updatedDate: '2026-11-21T14:24:18.000Z', workspaceId: WORKSPACE },
+      { id: 'af71d4dc-c114-4fff-b822-d0c9fc86621e', name: 'v_notype', value: 'abc', type: 'string', createdDate: '2026-11-21T14:24:18.000Z', updatedDate: '2026-11-21T14:24:18.000Z', workspaceId: WORKSPACE },
+    ] as Row[],
+    messages: [
+      msg(1, 'userMessage', CHATFLOW_A, 'hi (c1)', '2026-01-10T12:00:00Z', 'INTERNAL', 'c1', 'Buffer Memory'),
+      msg(2, 'apiMessage', CHATFLOW_A, 'hello (c1)', '2026-01-10T12:00:05Z', 'INTERNAL', 'c1', 'Buffer Memory'),
+      msg(3, 'userMessage', CHATFLOW_A, 'question (c2)', '2026-02-15T12:00:00Z', 'EXTERNAL', 'c2', null),
+      msg(4, 'apiMessage', CHATFLOW_A, 'answer (c2)', '2026-02-15T12:00:05Z', 'EXTERNAL', 'c2', null),
+      msg(5, 'userMessage', CHATFLOW_A, 'question (c3)', '2026-03-20T12:00:00Z', 'EXTERNAL', 'c3', 'Buffer Memory'),
+      msg(6, 'apiMessage', CHATFLOW_A, 'answer (c3)', '2026-03-20T12:00:05Z', 'EXTERNAL', 'c3', 'Buffer Memory'),
+      msg(7, 'userMessage', CHATFLOW_B, 'other flow', '2026-02-01T00:00:00Z', 'INTERNAL', 'cb', 'Buffer Memory'),
+      // As older Flowise versions answer: structured columns left as strings holding JSON.
+      msg(8, 'apiMessage', CHATFLOW_B, 'other answer', '2026-02-01T00:00:05Z', 'INTERNAL', 'cb', 'Buffer Memory', {
+        usedTools: '[{"tool":"calculator","toolInput":{"x":"1+1"},"toolOutput":"2"}]',
+        sourceDocuments: '[{"pageContent":"doc","metadata":{}}]',
+      }),
+    ] as Row[],
+    feedback: [
+      { id: 'abb94aa9-af7a-43fe-a337-7998f6380f58', chatflowid: CHATFLOW_A, chatId: 'c1', messageId: 'aaaaaaaa-0000-0000-0000-000000000002', rating: 'THUMBS_UP', content: 'great', createdDate: '2026-11-21T14:24:22.000Z' },
+      { id: '261cbaf5-eec9-4d2e-bc4f-e2778a616075', chatflowid: CHATFLOW_A, chatId: 'c2', messageId: 'aaaaaaaa-0000-0000-0000-000000000004', rating: 'THUMBS_DOWN', content: null, createdDate: '2026-11-21T14:24:23.000Z' },
+    ] as Row[],
+    // Stored as text, answered parsed (as Flowise does).
+    upserts: [
+      { id: 'bbbbbbbb-0000-0000-0000-000000000001', chatflowid: CHATFLOW_A, result: '{"numAdded":1}', flowData: '{"nodes":[]}', date: '2026-01-05T00:00:00.000Z' },
+      { id: 'bbbbbbbb-0000-0000-0000-000000000002', chatflowid: CHATFLOW_A, result: '{"numAdded":2}', flowData: '{"nodes":[]}', date: '2026-02-05T00:00:00.000Z' },
+      { id: 'bbbbbbbb-0000-0000-0000-000000000003', chatflowid: CHATFLOW_A, result: '', flowData: '', date: '2026-03-05T00:00:00.000Z' },
+      { id: 'bbbbbbbb-0000-0000-0000-000000000004', chatflowid: CHATFLOW_B, result: '{"numAdded":4}', flowData: '{"nodes":[]}', date: '2026-02-10T00:00:00.000Z' },
+    ] as Row[],
+    assistants: [
+      { id: 'c151b0b4-591e-4fe9-b1ff-a9838b0e6095', details: '{"name":"asst-one","instruction":"be helpful","chatModel":{},"tools":[]}', credential: 'cccccccc-0000-0000-0000-000000000001', iconSrc: null, type: 'CUSTOM', createdDate: '2026-11-21T14:24:30.000Z', updatedDate: '2026-11-21T14:24:30.000Z', workspaceId: WORKSPACE },
+    ] as Row[],
+  };
+}
+
+class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly contentType = 'application/json; charset=utf-8',
+  ) {}
+}
+const json = (body: unknown, status = 200) => new Reply(status, JSON.stringify(body));
+const flowiseError = (status: number, message: string) => json({ statusCode: status, success: false, message, stack: {} }, status);
+const html = () => new Reply(200, INDEX_HTML, 'text/html; charset=UTF-8');
+const deleted = (affected: number) => json({ raw: [], affected });
+
+const nowIso = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+
+export async function startFlowiseFixture(): Promise<FlowiseFixture> {
+  const apiKey = `fx-full-${randomUUID()}`;
+  const readOnlyKey = `fx-ro-${randomUUID()}`;
+  const db = seed();
+  const requests: FixtureRequest[] = [];
+  const failures = new Map<string, { status: number; count: number }>();
+
+  const route = (method: string, pathname: string, q: URLSearchParams, body: unknown, key: string | undefined): Reply => {
+    const parts = pathname.slice('/api/v1/'.length).split('/').map(decodeURIComponent);
+    const [resource, id] = parts;
+    const b = (body ?? {}) as Row;
+    const readOnly = key === readOnlyKey;
+
+    if (resource === 'ping' && method === 'GET') return new Reply(200, 'pong', 'text/html; charset=utf-8');
+    if (resource === 'version' && method === 'GET') return json({ version: '3.1.2' });
+
+    if (resource === 'variables') {
+      if (readOnly && method !== 'GET') return json({ message: 'Forbidden' }, 403);
+      if (method === 'GET' && id === undefined) {
+        const sorted = [...db.variables].sort((x, y) => String(y.updatedDate).localeCompare(String(x.updatedDate)));
+        const page = Number.parseInt(q.get('page') ?? '', 10);
+        const limit = Number.parseInt(q.get('limit') ?? '', 10);
+        if (page < 0) return flowiseError(412, 'Error: page cannot be negative!');
+        if (limit < 0) return flowiseError(412, 'Error: limit cannot be negative!');
+        if (page > 0 && limit > 0) return json({ data: sorted.slice((page - 1) * limit, page * limit), total: sorted.length });
+        return json(sorted);
+      }
+      if (method === 'POST' && id === undefined) {
+        if (b.name == null) return flowiseError(500, 'Error: variablesServices.createVariable - SQLITE_CONSTRAINT: NOT NULL constraint failed: variable.name');
+        if (b.value == null) return flowiseError(500, 'Error: variablesServices.createVariable - SQLITE_CONSTRAINT: NOT NULL constraint failed: variable.value');
+        const now = nowIso();
+        const row = { name: b.name, value: b.value, type: b.type ?? 'string', workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
+        db.variables.push({ ...row, value: String(b.value) });
+        return json(row); // a numeric value is echoed as a number
+      }
+      if ((method === 'PUT' || method === 'DELETE') && id === undefined) {
+        const fn = method === 'PUT' ? 'updateVariable' : 'deleteVariable';
+        return flowiseError(412, `Error: variablesController.${fn} - id not provided!`);
+      }
+      if (method === 'PUT') {
+        const row = db.variables.find((v) => v.id === id);
+        if (!row) return new Reply(404, 'Variable not found in the database', 'text/html; charset=utf-8');
+        for (const k of ['name', 'value', 'type'] as const) if (k in b) row[k] = b[k];
+        row.updatedDate = nowIso();
+        return json(row);
+      }
+      if (method === 'DELETE') {
+        const before = db.variables.length;
+        db.variables = db.variables.filter((v) => v.id !== id);
+        return deleted(before - db.variables.length);
+      }
+    }
+
+    if (resource === 'feedback') {
+      if (method === 'GET') {
+        if (id === undefined) return flowiseError(412, 'Error: feedbackController.getAllChatMessageFeedback - id not provided!');
+        let rows = db.feedback.filter((f) => f.chatflowid === id);
+        const chatId = q.get('chatId');
+        if (chatId) rows = rows.filter((f) => f.chatId === chatId);
+        const start = q.get('startDate');
+        const end = q.get('endDate');
+        if (start && end) rows = rows.filter((f) => String(f.createdDate) >= iso(start) && String(f.createdDate) <= iso(end));
+        rows.sort((x, y) => String(x.createdDate).localeCompare(String(y.createdDate)));
+        if (q.get('order') === 'DESC') rows.reverse();
+        return json(rows);
+      }
+      if (method === 'POST') {
+        if (!b.messageId) return flowiseError(400, 'Message ID is required');
+        const m = db.messages.find((x) => x.id === b.messageId);
+        if (!m) return flowiseError(404, `Message with ID ${String(b.messageId)} not found`);
+        if (b.chatId && b.chatId !== m.chatId) return flowiseError(400, `Inconsistent chat ID: message with ID ${String(m.id)} does not belong to chat with ID ${String(b.chatId)}`);
+        if (b.rating == null) return flowiseError(500, 'Error: feedbackService.createChatMessageFeedbackForChatflow - SQLITE_CONSTRAINT: NOT NULL constraint failed: chat_message_feedback.rating');
+        const row = { chatflowid: m.chatflowid, chatId: m.chatId, messageId: m.id, rating: b.rating, content: b.content ?? null, id: randomUUID(), createdDate: nowIso() };
+        db.feedback.push(row);
+        return json(row);
+      }
+      if (method === 'PUT') {
+        if (id === undefined) return flowiseError(412, 'Error: feedbackController.updateChatMessageFeedbackForChatflow - id not provided!');
+        const row = db.feedback.find((f) => f.id === id);
+        if (!row) return flowiseError(404, `Feedback with ID ${id} not found`);
+        for (const k of ['rating', 'content'] as const) if (k in b) row[k] = b[k];
+        return json({ status: 'OK' });
+      }
+    }
+
+    if (resource === 'assistants') {
+      if (readOnly) return json({ message: 'Forbidden' }, 403);
+      const out = (a: Row) => a; // details stays a JSON string, as Flowise answers it
+      const notFound = (fn: string) => flowiseError(500, `Error: assistantsService.${fn} - Assistant ${String(id)} not found`);
+      if (method === 'GET' && id === undefined) {
+        const type = q.get('type');
+        return json(db.assistants.filter((a) => !type || a.type === type).map(out));
+      }
+      if (method === 'GET') {
+        const row = db.assistants.find((a) => a.id === id);
+        return row ? json(out(row)) : notFound('getAssistantById');
+      }
+      if (method === 'POST') {
+        if (b.details === undefined) return flowiseError(500, 'Error: assistantsService.createAssistant - Invalid request body');
+        if (typeof b.details !== 'string') return flowiseError(500, 'Error: assistantsService.createAssistant - "[object Object]" is not valid JSON');
+        try {
+          JSON.parse(b.details);
+        } catch (err) {
+          return flowiseError(500, `Error: assistantsService.createAssistant - ${(err as Error).message}`);
+        }
+        if (b.type !== 'CUSTOM') return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
+        if (b.credential == null) return flowiseError(500, 'Error: assistantsService.createAssistant - SQLITE_CONSTRAINT: NOT NULL constraint failed: assistant.credential');
+        const now = nowIso();
+        const row = { details: b.details, credential: b.credential, iconSrc: b.iconSrc ?? null, type: b.type, workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
+        db.assistants.push(row);
+        return json(row);
+      }
+      if (id === undefined) return flowiseError(412, `Error: assistantsController.${method === 'PUT' ? 'updateAssistant' : 'deleteAssistant'} - id not provided!`);
+      if (method === 'PUT') {
+        const row = db.assistants.find((a) => a.id === id);
+        if (!row) return notFound('updateAssistant');
+        if ('details' in b) {
+          if (!b.details) return flowiseError(500, 'Error: assistantsService.updateAssistant - Details cannot be empty');
+          let d: Row;
+          try {
+            d = JSON.parse(String(b.details)) as Row;
+          } catch {
+            return flowiseError(500, 'Error: assistantsService.updateAssistant - Details must be valid JSON');
+          }
+          if (!d.name) return flowiseError(500, 'Error: assistantsService.updateAssistant - Details must include a name field');
+          row.details = b.details;
+        }
+        for (const k of ['credential', 'iconSrc'] as const) if (k in b) row[k] = b[k];
+        row.updatedDate = nowIso();
+        return json(out(row));
+      }
+      if (method === 'DELETE') {
+        const before = db.assistants.length;
+        db.assistants = db.assistants.filter((a) => a.id !== id);
+        return before === db.assistants.length ? notFound('deleteAssistant') : deleted(1);
+      }
+    }
+
+    if (resource === 'chatmessage' && (method === 'GET' || method === 'DELETE')) {
+      if (id === undefined) {
+        const fn = method === 'GET' ? 'chatMessageController.getAllChatMessages' : 'chatMessagesController.removeAllChatMessages';
+        return flowiseError(412, `Error: ${fn} - id not provided!`);
+      }
+      if (!db.chatflows.some((c) => c.id === id)) {
+        return method === 'GET'
+          ? flowiseError(500, 'Error: chatMessagesService.getAllChatMessages - Unauthorized access')
+          : flowiseError(404, `Chatflow ${id} not found in the database!`);
+      }
+      const chatTypes = q.getAll('chatType').flatMap((t) => (t.startsWith('[') ? (JSON.parse(t) as string[]) : [t]));
+      const match = (m: Row) =>
+        m.chatflowid === id &&
+        (chatTypes.length === 0 || chatTypes.includes(String(m.chatType))) &&
+        (['chatId', 'memoryType', 'sessionId'] as const).every((k) => !q.get(k) || m[k] === q.get(k)) &&
+        (!q.get('startDate') || String(m.createdDate) >= iso(q.get('startDate')!)) &&
+        (!q.get('endDate') || String(m.createdDate) <= iso(q.get('endDate')!));
+      if (method === 'DELETE') {
+        const gone = new Set(db.messages.filter(match).map((m) => m.id));
+        db.messages = db.messages.filter((m) => !gone.has(m.id));
+        db.feedback = db.feedback.filter((f) => !gone.has(f.messageId));
+        return deleted(gone.size);
+      }
+      let rows = db.messages.filter(match).sort((x, y) => String(x.createdDate).localeCompare(String(y.createdDate)));
+      if (q.get('order') === 'DESC') rows.reverse();
+      if (q.get('feedback')) {
+        // Any value, even `false`, switches to the feedback query (a Flowise bug).
+        rows = rows.map((m) => ({ ...m, feedback: db.feedback.find((f) => f.messageId === m.id) ?? null }));
+      }
+      return json(rows);
+    }
+
+    if (resource === 'upsert-history') {
+      if (method === 'GET') {
+        const rows = db.upserts
+          .filter((u) => id === undefined || u.chatflowid === id)
+          .filter((u) => !q.get('startDate') || String(u.date) >= iso(q.get('startDate')!))
+          .filter((u) => !q.get('endDate') || String(u.date) <= iso(q.get('endDate')!))
+          .sort((x, y) => String(x.date).localeCompare(String(y.date)))
+          .map((u) => ({ ...u, result: JSON.parse(String(u.result) || '{}'), flowData: JSON.parse(String(u.flowData) || '{}') }));
+        if (q.get('order') === 'DESC') rows.reverse();
+        return json(rows);
+      }
+      if (method === 'PATCH' && id === undefined) {
+        const ids = typeof b.ids === 'string' ? [b.ids] : Array.isArray(b.ids) ? (b.ids as string[]) : [];
+        if (ids.length === 0) return flowiseError(500, 'Error: upsertHistoryServices.patchDeleteUpsertHistory - Empty criteria(s) are not allowed for the delete method.');
+        const before = db.upserts.length;
+        db.upserts = db.upserts.filter((u) => !ids.includes(String(u.id)));
+        return deleted(before - db.upserts.length);
+      }
+      // PATCH /upsert-history/{id} is not a route: the UI page answers.
+    }
+
+    if (resource === 'chatflows' && method === 'GET' && id === undefined) return json(db.chatflows);
+
+    return html();
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    const method = req.method ?? 'GET';
+    requests.push({ method, url: url.pathname + url.search });
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const send = (r: Reply) => {
+        res.writeHead(r.status, { 'content-type': r.contentType, 'content-length': Buffer.byteLength(r.body) });
+        res.end(r.body);
+      };
+      const fail = failures.get(url.pathname);
+      if (fail && fail.count > 0) {
+        fail.count -= 1;
+        return send(new Reply(fail.status, `<html><body><h1>${fail.status} Service Unavailable</h1></body></html>`, 'text/html'));
+      }
+      if (url.pathname.startsWith('/api/v1/__hang')) return; // never answers
+      if (!url.pathname.startsWith('/api/v1/')) return send(html());
+      const resource = url.pathname.split('/')[3];
+      const open = resource === 'ping' || resource === 'version' || resource === 'feedback';
+      const auth = req.headers.authorization;
+      const key = auth === undefined ? undefined : auth.split('Bearer ').pop();
+      if (!open && key !== apiKey && key !== readOnlyKey) return send(json({ error: 'Unauthorized Access' }, 401));
+      let body: unknown;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text !== '' && (req.headers['content-type'] ?? '').includes('application/json')) {
+        try {
+          body = JSON.parse(text);
+        } catch (err) {
+          return send(flowiseError(400, (err as Error).message));
+        }
+      }
+      try {
+        send(route(method, url.pathname, url.searchParams, body, key));
+      } catch (err) {
+        send(flowiseError(500, (err as Error).message));
+      }
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    readOnlyKey,
+    requests,
+    failNext(path, status, count = 1) {
+      failures.set(path, { status, count });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,45 @@
+// The stores the server suite runs against. Each test file does `describe.each(storeKinds)`, so a
+// store added here (PostgreSQL) runs the whole suite without touching the test files.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import type { Store } from '../../src/server/store/types.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
+
+export const storeKinds = ['sqlite'] as const;
+export type StoreKind = (typeof storeKinds)[number];
+
+/**
+ * Opens a store of the given kind whose data lives "in" `dir`: opening it again with the same dir
+ * finds the same data (the restart test relies on that).
+ */
+export async function openTestStore(kind: StoreKind, dir: string): Promise<Store> {
+  if (kind === 'sqlite') return openSqliteStore(join(dir, 'chatflow.db'));
+  throw new Error(`no test store of kind ${String(kind)}`);
+}
+
+/** Removes what openTestStore created for `dir` (for SQLite the file goes with the directory). */
+export async function removeTestStore(kind: StoreKind, dir: string): Promise<void> {
+  void kind;
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export type StoreServerOptions = Omit<TestServerOptions, 'store'>;
+
+/**
+ * The real service over HTTP on a fresh store of this kind. With `dir`, the store of that
+ * directory is (re)opened and kept on dispose; without, a temporary one is made and removed.
+ */
+export async function startStoreServer(kind: StoreKind, options: StoreServerOptions = {}): Promise<TestServer> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), `chatflow-${kind}-`));
+  const store = await openTestStore(kind, dir);
+  const server = await startTestServer({ ...options, dir, store });
+  return {
+    ...server,
+    async dispose() {
+      await server.dispose();
+      if (!options.dir) await removeTestStore(kind, dir);
+    },
+  };
+}
