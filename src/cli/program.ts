@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import { registerApi } from './commands/api.js';
 import { registerAssistants } from './commands/assistants.js';
 import { registerConfig } from './commands/config.js';
+import { registerDemo } from './commands/demo.js';
 import { registerFeedback } from './commands/feedback.js';
 import { registerMessages } from './commands/messages.js';
 import { registerServe } from './commands/serve.js';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerUpsertHistory(program);
   registerApi(program);
   registerConfig(program);
+  registerDemo(program);
   registerServe(program);
 
   program.addHelpText(

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { openPostgresStore, type PostgresOptions } from '../../src/server/store/postgres.js';
 import type { KyselyStore } from '../../src/server/store/kysely-store.js';
-import './pg-global-setup.js';
+import type {} from './pg-global-setup.js';
 
 /** The test database's URL; throws with the reason when there is none. */
 export function testDatabaseUrl(): string {

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Store } from '../../src/server/store/types.js';
+import { dropTestPgStore, openTestPgStore } from './pg.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
-export const storeKinds = ['sqlite'] as const;
+export const storeKinds = ['sqlite', 'postgres'] as const;
 export type StoreKind = (typeof storeKinds)[number];
 
 /**
@@ -16,12 +17,14 @@ export type StoreKind = (typeof storeKinds)[number];
  */
 export async function openTestStore(kind: StoreKind, dir: string): Promise<Store> {
   if (kind === 'sqlite') return openSqliteStore(join(dir, 'chatflow.db'));
+  // PostgreSQL: a schema of its own, named after the directory (test/helpers/pg.ts).
+  if (kind === 'postgres') return openTestPgStore({ key: dir });
   throw new Error(`no test store of kind ${String(kind)}`);
 }
 
 /** Removes what openTestStore created for `dir` (for SQLite the file goes with the directory). */
 export async function removeTestStore(kind: StoreKind, dir: string): Promise<void> {
-  void kind;
+  if (kind === 'postgres') await dropTestPgStore({ key: dir });
   rmSync(dir, { recursive: true, force: true });
 }
 

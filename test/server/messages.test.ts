@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, ok, qs } from '../helpers/http.js';
+import type { TestServer } from '../helpers/server.js';
+import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { ISO_MS, UUID_V4, flowId, seedMessages, type Seeded } from './fixtures.js';
+
+type Query = Parameters<typeof qs>[0];
+type Message = Record<string, unknown> & { id: string; feedback?: Record<string, unknown> };
+
+describe.each(storeKinds)('chat messages on %s', (kind) => {
+  let server: TestServer;
+  let api: string;
+  beforeAll(async () => {
+    server = await startStoreServer(kind);
+    api = server.api;
+  });
+  afterAll(() => server?.dispose());
+
+  const list = async (flow: string, query: Query = {}) => ok(await call('GET', `${api}/chatmessage/${flow}${qs(query)}`)) as Message[];
+  const ingest = async (flow: string, body: unknown) => ok(await call('POST', `${api}/chatmessage/${flow}`, body)).affected as number;
+
+  describe('ingest', () => {
+    it('one message: id, createdDate and fields kept; chatflowid from the path; arrays stay arrays', async () => {
+      const flow = flowId();
+      const message = {
+        id: `${flow}-one`,
+        role: 'apiMessage',
+        content: 'The answer is 42.',
+        sourceDocuments: [{ pageContent: 'page', metadata: { source: 'a.pdf', page: 3 } }],
+        usedTools: [{ tool: 'calculator', toolInput: { input: '6*7' }, toolOutput: '42' }],
+        fileAnnotations: [],
+        agentReasoning: [{ agentName: 'a', messages: ['m'] }],
+        fileUploads: [{ type: 'file', name: 'a.pdf', mime: 'application/pdf' }],
+        action: { id: 'act-1', elements: [{ type: 'approve-button' }] },
+        chatType: 'EXTERNAL',
+        chatId: 'chat-1',
+        memoryType: 'bufferMemory',
+        sessionId: 'session-1',
+        leadEmail: 'lead@example.com',
+        createdDate: '2024-05-06T07:08:09.123Z',
+      };
+      expect(await ingest(flow, message)).toBe(1);
+      expect(await list(flow)).toEqual([{ ...message, chatflowid: flow }]);
+    });
+
+    it('an array; missing fields get defaults, an id and a date; dates with an offset are stored in UTC', async () => {
+      const flow = flowId();
+      const before = Date.now();
+      expect(
+        await ingest(flow, [
+          { id: `${flow}-a`, role: 'userMessage', content: 'hi', createdDate: '2024-03-01T08:00:00+02:00' },
+          { role: 'apiMessage', chatflowid: 'ignored-flow' },
+        ]),
+      ).toBe(2);
+      const [a, b] = (await list(flow)) as [Message, Message];
+      expect(a).toMatchObject({ id: `${flow}-a`, createdDate: '2024-03-01T06:00:00.000Z', chatflowid: flow, chatType: 'INTERNAL' });
+      expect(a).toMatchObject({ sourceDocuments: null, usedTools: null, memoryType: null, sessionId: null, leadEmail: null });
+      expect(b).toMatchObject({ id: expect.stringMatching(UUID_V4), chatflowid: flow, content: '', chatType: 'INTERNAL' });
+      expect(b.chatId).toEqual(expect.any(String));
+      expect(b.createdDate).toMatch(ISO_MS);
+      expect(Date.parse(b.createdDate as string)).toBeGreaterThanOrEqual(before - 1000);
+      expect(await list('ignored-flow')).toEqual([]);
+    });
+
+    it('re-ingesting skips existing ids (unchanged) and counts only the new ones', async () => {
+      const flow = flowId();
+      const msgs = [1, 2, 3].map((i) => ({ id: `${flow}-${i}`, role: 'apiMessage', content: `v1 ${i}`, createdDate: `2024-01-0${i}T00:00:00.000Z` }));
+      expect(await ingest(flow, msgs)).toBe(3);
+      expect(await ingest(flow, msgs)).toBe(0);
+      const again = [...msgs.slice(1).map((m) => ({ ...m, content: 'v2' })), { id: `${flow}-4`, role: 'apiMessage', content: 'v1 4', createdDate: '2024-01-04T00:00:00.000Z' }];
+      expect(await ingest(flow, again)).toBe(1);
+      expect((await list(flow)).map((m) => m.content)).toEqual(['v1 1', 'v1 2', 'v1 3', 'v1 4']);
+    });
+
+    it('an invalid message is 400 naming the field, and nothing of the batch is stored', async () => {
+      const flow = flowId();
+      expectError(await call('POST', `${api}/chatmessage/${flow}`, { content: 'no role' }), 400, 'role is required');
+      expectError(await call('POST', `${api}/chatmessage/${flow}`, { role: 'robot' }), 400, 'role must be one of userMessage, apiMessage');
+      expectError(
+        await call('POST', `${api}/chatmessage/${flow}`, [{ role: 'apiMessage' }, { role: 'apiMessage', createdDate: 'last tuesday' }]),
+        400,
+        '[1].createdDate',
+      );
+      expectError(await call('POST', `${api}/chatmessage/${flow}`, [{ role: 'apiMessage' }, { role: 'apiMessage', sourceDocuments: 'doc' }]), 400, '[1].sourceDocuments');
+      expectError(await call('POST', `${api}/chatmessage/${flow}`, '[{"role": "apiMessage"'), 400);
+      expect(await list(flow)).toEqual([]);
+    });
+
+    it('more than 10,000 messages in one request is 400 saying so', async () => {
+      const flow = flowId();
+      const tooMany = Array.from({ length: 10_001 }, () => ({ role: 'apiMessage' }));
+      expectError(await call('POST', `${api}/chatmessage/${flow}`, tooMany), 400, /10000 items/);
+      expect(await list(flow)).toEqual([]);
+    });
+  });
+
+  describe('GET filters', () => {
+    let s: Seeded;
+    beforeAll(async () => {
+      s = await seedMessages(api);
+      // Another chatflow with the same chat, session and memory values never shows.
+      await ingest(flowId('other'), [{ role: 'apiMessage', chatId: 'c1', sessionId: 's1', memoryType: 'bufferMemory', chatType: 'INTERNAL', createdDate: '2024-03-01T09:00:00.000Z' }]);
+    });
+    const keys = async (query: Query = {}) => s.keys(await list(s.flow, query));
+
+    it('no filter: every message of the chatflow, ascending by createdDate, with the stored fields', async () => {
+      const all = await list(s.flow);
+      expect(s.keys(all)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8']);
+      expect(all[0]).toMatchObject({ chatflowid: s.flow, role: 'userMessage', content: 'content of m1', chatId: 'c1', sessionId: 's1', memoryType: 'bufferMemory', createdDate: '2024-03-01T08:00:00.000Z' });
+    });
+
+    it.each<[string, Query, string[]]>([
+      ['chatType', { chatType: 'INTERNAL' }, ['m1', 'm2', 'm5', 'm7']],
+      ['chatType repeated', { chatType: ['INTERNAL', 'EVALUATION'] }, ['m1', 'm2', 'm5', 'm6', 'm7']],
+      ['chatType unknown', { chatType: 'NONE' }, []],
+      ['chatId', { chatId: 'c2' }, ['m3', 'm4']],
+      ['memoryType', { memoryType: 'zepMemory' }, ['m3', 'm4', 'm5']],
+      ['sessionId', { sessionId: 's1' }, ['m1', 'm2', 'm5']],
+      ['startDate at an instant (inclusive)', { startDate: '2024-03-10T00:00:00.000Z' }, ['m5', 'm6', 'm7', 'm8']],
+      ['startDate without milliseconds', { startDate: '2024-03-05T12:00:00Z' }, ['m3', 'm4', 'm5', 'm6', 'm7', 'm8']],
+      ['startDate with an offset', { startDate: '2024-03-10T01:00:00+01:00' }, ['m5', 'm6', 'm7', 'm8']],
+      ['startDate a plain date', { startDate: '2024-03-10' }, ['m5', 'm6', 'm7', 'm8']],
+      ['endDate at an instant (inclusive)', { endDate: '2024-03-05T12:00:00.500Z' }, ['m1', 'm2', 'm3', 'm4']],
+      ['endDate just before an instant', { endDate: '2024-03-05T12:00:00.499Z' }, ['m1', 'm2', 'm3']],
+      ['endDate a plain date is the end of that day', { endDate: '2024-03-10' }, ['m1', 'm2', 'm3', 'm4', 'm5', 'm6']],
+      ['both bounds the same plain date', { startDate: '2024-03-10', endDate: '2024-03-10' }, ['m5', 'm6']],
+      ['both bounds the same instant', { startDate: '2024-03-01T08:00:01.000Z', endDate: '2024-03-01T08:00:01.000Z' }, ['m2']],
+      ['startDate after endDate', { startDate: '2024-03-11', endDate: '2024-03-10' }, []],
+      ['chatType + sessionId + startDate', { chatType: 'INTERNAL', sessionId: 's1', startDate: '2024-03-02' }, ['m5']],
+      ['chatId + chatType', { chatId: 'c4', chatType: 'EXTERNAL' }, ['m8']],
+      ['memoryType + endDate', { memoryType: 'bufferMemory', endDate: '2024-03-10' }, ['m1', 'm2', 'm6']],
+      ['chatType repeated + date range', { chatType: ['EXTERNAL', 'EVALUATION'], startDate: '2024-03-05T12:00:00.001Z', endDate: '2024-03-19' }, ['m4', 'm6']],
+      ['feedbackType without feedback=true is ignored', { feedbackType: 'THUMBS_UP' }, ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8']],
+      ['feedback=false does not filter', { feedback: 'false' }, ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8']],
+      ['feedback=0 does not filter', { feedback: '0' }, ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8']],
+      ['feedback=true', { feedback: 'true' }, ['m2', 'm4', 'm6']],
+      ['feedback=1', { feedback: '1' }, ['m2', 'm4', 'm6']],
+      ['feedback=true + feedbackType', { feedback: 'true', feedbackType: 'THUMBS_UP' }, ['m2', 'm6']],
+      ['feedback=true + feedbackType + chatType', { feedback: 'true', feedbackType: 'THUMBS_DOWN', chatType: 'EXTERNAL' }, ['m4']],
+      ['feedback=true + sessionId + endDate', { feedback: 'true', sessionId: 's3', endDate: '2024-03-10' }, ['m6']],
+    ])('%s', async (_name, query, expected) => {
+      expect(await keys(query)).toEqual(expected);
+    });
+
+    it('feedback=true adds the feedback object to each message; without it there is none', async () => {
+      const rated = await list(s.flow, { feedback: 'true' });
+      for (const m of rated) {
+        const key = m.id.replace(`${s.prefix}-`, '');
+        expect(m.feedback).toEqual({
+          id: s.feedback[key],
+          chatflowid: s.flow,
+          chatId: m.chatId,
+          messageId: m.id,
+          rating: key === 'm4' ? 'THUMBS_DOWN' : 'THUMBS_UP',
+          content: `on ${key}`,
+          createdDate: expect.stringMatching(ISO_MS),
+        });
+      }
+      expect((await list(s.flow)).every((m) => m.feedback === undefined || m.feedback === null)).toBe(true);
+    });
+
+    it('sorts with order=asc/desc in any case; ascending by default', async () => {
+      const asc = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
+      expect(await keys({ order: 'ASC' })).toEqual(asc);
+      expect(await keys({ order: 'desc' })).toEqual([...asc].reverse());
+      expect(await keys({ order: 'DeSc' })).toEqual([...asc].reverse());
+      expect(await keys({ order: 'DESC', feedback: 'true' })).toEqual(['m6', 'm4', 'm2']);
+    });
+
+    it('pages with page/limit and X-Total-Count; the total follows the filters', async () => {
+      const page = async (query: Query) => {
+        const res = await call('GET', `${api}/chatmessage/${s.flow}${qs(query)}`);
+        return { keys: s.keys(ok(res)), total: res.headers.get('x-total-count') };
+      };
+      expect(await page({ limit: 3 })).toEqual({ keys: ['m1', 'm2', 'm3'], total: '8' });
+      expect(await page({ page: 2, limit: 3 })).toEqual({ keys: ['m4', 'm5', 'm6'], total: '8' });
+      expect(await page({ page: 3, limit: 3 })).toEqual({ keys: ['m7', 'm8'], total: '8' });
+      expect(await page({ page: 4, limit: 3 })).toEqual({ keys: [], total: '8' });
+      expect(await page({ page: 1, limit: 2, order: 'desc' })).toEqual({ keys: ['m8', 'm7'], total: '8' });
+      expect(await page({ page: 2, limit: 2, sessionId: 's1' })).toEqual({ keys: ['m5'], total: '3' });
+      expect(await page({ page: 1, limit: 1000, feedback: 'true' })).toEqual({ keys: ['m2', 'm4', 'm6'], total: '3' });
+      expect((await page({ page: 1 })).total).toBe('8');
+      expect((await call('GET', `${api}/chatmessage/${s.flow}`)).headers.get('x-total-count')).toBeNull();
+    });
+
+    it.each<[Query, string]>([
+      [{ feedback: 'yes' }, 'feedback must be one of true, false, 1, 0'],
+      [{ feedback: 'true', feedbackType: 'MEH' }, 'feedbackType must be one of THUMBS_UP, THUMBS_DOWN'],
+      [{ startDate: 'yesterday' }, 'startDate must be an ISO 8601 date'],
+      [{ endDate: '2024-02-30' }, 'endDate must be an ISO 8601 date'],
+      [{ endDate: '2024-13-01T00:00:00Z' }, 'endDate'],
+      [{ order: 'newest' }, 'order must be asc or desc'],
+      [{ limit: 1001 }, 'limit must be between 1 and 1000'],
+      [{ limit: 0 }, 'limit must be between 1 and 1000'],
+      [{ page: 0 }, 'page must be >= 1'],
+      [{ page: 'two' }, 'page must be an integer'],
+    ])('%j is 400 "%s"', async (query, message) => {
+      expectError(await call('GET', `${api}/chatmessage/${s.flow}${qs(query)}`), 400, message);
+    });
+
+    it('an unknown chatflow has an empty list', async () => {
+      expect(await list(flowId('unknown'))).toEqual([]);
+    });
+  });
+
+  describe('DELETE', () => {
+    const del = (flow: string, query: Query = {}) => call('DELETE', `${api}/chatmessage/${flow}${qs(query)}`);
+
+    it.each<[string, Query, string[]]>([
+      ['sessionId', { sessionId: 's1' }, ['m1', 'm2', 'm5']],
+      ['chatId', { chatId: 'c2' }, ['m3', 'm4']],
+      ['memoryType', { memoryType: 'zepMemory' }, ['m3', 'm4', 'm5']],
+      ['chatType repeated', { chatType: ['INTERNAL', 'EVALUATION'] }, ['m1', 'm2', 'm5', 'm6', 'm7']],
+      ['plain-date range (inclusive, end of day)', { startDate: '2024-03-10', endDate: '2024-03-10' }, ['m5', 'm6']],
+      ['startDate at an instant', { startDate: '2024-03-11T00:00:00.000Z' }, ['m7', 'm8']],
+      ['endDate at an instant', { endDate: '2024-03-01T08:00:01.000Z' }, ['m1', 'm2']],
+      ['feedbackType', { feedbackType: 'THUMBS_UP' }, ['m2', 'm6']],
+      ['feedbackType + chatType', { feedbackType: 'THUMBS_DOWN', chatType: 'EXTERNAL' }, ['m4']],
+      ['chatId + hardDelete=true', { chatId: 'c1', hardDelete: 'true' }, ['m1', 'm2']],
+      ['no filter: all', {}, ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8']],
+    ])('by %s deletes exactly the matching messages', async (_name, query, gone) => {
+      const s = await seedMessages(api);
+      const other = await seedMessages(api);
+      expect(ok(await del(s.flow, query))).toEqual({ affected: gone.length });
+      const all = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
+      expect(s.keys(await list(s.flow))).toEqual(all.filter((k) => !gone.includes(k)));
+      // The same values in another chatflow are untouched.
+      expect(other.keys(await list(other.flow))).toEqual(all);
+    });
+
+    it('takes the feedback of deleted messages with them', async () => {
+      const s = await seedMessages(api);
+      expect(ok(await del(s.flow, { chatId: 'c1' }))).toEqual({ affected: 2 });
+      const feedback = ok(await call('GET', `${api}/feedback/${s.flow}`)) as { id: string; messageId: string }[];
+      expect(feedback.map((f) => f.id).sort()).toEqual([s.feedback.m4, s.feedback.m6].sort());
+      expect(s.keys(await list(s.flow, { feedback: 'true' }))).toEqual(['m4', 'm6']);
+      // The message can be ingested and rated again: the old feedback is really gone.
+      await ingest(s.flow, { id: `${s.prefix}-m2`, role: 'apiMessage' });
+      ok(await call('POST', `${api}/feedback`, { messageId: `${s.prefix}-m2`, rating: 'THUMBS_DOWN' }));
+    });
+
+    it('is 404 when nothing matches (and deletes nothing)', async () => {
+      const s = await seedMessages(api);
+      expectError(await del(s.flow, { feedbackType: 'THUMBS_DOWN', chatType: 'INTERNAL' }), 404);
+      expectError(await del(s.flow, { sessionId: 'nobody' }), 404);
+      expectError(await del(s.flow, { startDate: '2025-01-01' }), 404);
+      expectError(await del(flowId('unknown')), 404);
+      expect(await list(s.flow)).toHaveLength(8);
+      ok(await del(s.flow));
+      expectError(await del(s.flow), 404);
+    });
+
+    it.each<[Query, string]>([
+      [{ hardDelete: 'maybe' }, 'hardDelete must be one of true, false, 1, 0'],
+      [{ startDate: 'soon' }, 'startDate'],
+      [{ endDate: '2024-02-31' }, 'endDate'],
+      [{ feedbackType: 'GOOD' }, 'feedbackType must be one of THUMBS_UP, THUMBS_DOWN'],
+    ])('%j is 400 "%s" and deletes nothing', async (query, message) => {
+      const s = await seedMessages(api);
+      expectError(await del(s.flow, query), 400, message);
+      expect(await list(s.flow)).toHaveLength(8);
+    });
+  });
+
+  describe('a large list', () => {
+    const N = 20_000;
+    let flow: string;
+    const idOf = (i: number) => `big-${String(i).padStart(6, '0')}`;
+    // Seven messages share each second, so the order within a second comes from the id.
+    const dateOf = (i: number) => new Date(Date.UTC(2024, 0, 1) + Math.floor(i / 7) * 1000).toISOString();
+    beforeAll(async () => {
+      flow = flowId('big');
+      // Ingested out of order, in batches under the 1 MiB body limit.
+      const order = Array.from({ length: N }, (_, i) => (i * 7919) % N);
+      for (let b = 0; b < N; b += 5000) {
+        const batch = order.slice(b, b + 5000).map((i) => ({ id: idOf(i), role: 'apiMessage', content: `message ${i}`, sessionId: `s${i % 3}`, createdDate: dateOf(i) }));
+        expect(await ingest(flow, batch)).toBe(batch.length);
+      }
+    });
+
+    it('streams all 20,000 messages complete and in order, ascending and descending', async () => {
+      const res = await fetch(`${api}/chatmessage/${flow}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-total-count')).toBeNull();
+      const asc = (await res.json()) as Message[];
+      expect(asc).toHaveLength(N);
+      expect(asc.map((m) => m.id)).toEqual(Array.from({ length: N }, (_, i) => idOf(i)));
+      expect(asc[N - 1]).toMatchObject({ content: `message ${N - 1}`, createdDate: dateOf(N - 1) });
+
+      const desc = (await (await fetch(`${api}/chatmessage/${flow}?order=desc`)).json()) as Message[];
+      expect(desc.map((m) => m.id)).toEqual(Array.from({ length: N }, (_, i) => idOf(N - 1 - i)));
+    });
+
+    it('streams a filtered list of the same data complete', async () => {
+      const s1 = (await (await fetch(`${api}/chatmessage/${flow}?sessionId=s1&order=desc`)).json()) as Message[];
+      const expected = Array.from({ length: N }, (_, i) => i).filter((i) => i % 3 === 1).reverse().map(idOf);
+      expect(s1.map((m) => m.id)).toEqual(expected);
+    });
+  });
+});
