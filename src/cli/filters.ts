@@ -1,7 +1,7 @@
 // Filter flags shared by list and delete commands: each is the interface's query parameter in
 // kebab case, so a reader of the interface can guess them.
 import type { Command } from 'commander';
-import { RATINGS } from '../schema/resources.js';
+import { RATINGS } from '../schema/enums.js';
 import { UsageError } from './exit.js';
 import { collect } from './options.js';
 

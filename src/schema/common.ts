@@ -24,7 +24,8 @@ export const DateBound = Type.String({
   'x-rule': 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)',
 });
 
-export const SORT_ORDERS = ['asc', 'desc'] as const;
+import { SORT_ORDERS } from './enums.js';
+
 export type SortOrder = (typeof SORT_ORDERS)[number];
 /** `asc`/`desc` in any case (Flowise only honours the exact `DESC`). */
 export const SortOrderParam = Type.String({

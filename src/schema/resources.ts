@@ -2,6 +2,17 @@
 // update and response shapes are derived from it.
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { DateTime, FreeId, Nullable, StringEnum, Uuid } from './common.js';
+import {
+  ASSISTANT_TOOLS,
+  ASSISTANT_TYPES,
+  CHAT_TYPES,
+  MESSAGE_JSON_FIELDS,
+  MESSAGE_ROLES,
+  RATINGS,
+  VARIABLE_TYPES,
+} from './enums.js';
+
+export { ASSISTANT_TOOLS, ASSISTANT_TYPES, CHAT_TYPES, MESSAGE_JSON_FIELDS, MESSAGE_ROLES, RATINGS, VARIABLE_TYPES };
 
 /** Marks every property optional: the update body of a resource. */
 function optionalAll<P extends TProperties>(props: P) {
@@ -10,7 +21,6 @@ function optionalAll<P extends TProperties>(props: P) {
 
 // ---------------------------------------------------------------- variables
 
-export const VARIABLE_TYPES = ['static', 'runtime'] as const;
 const variableFields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),
   value: Type.String({ maxLength: 65_536 }),
@@ -28,7 +38,6 @@ export const VariableUpdate = optionalAll(variableFields);
 
 // ---------------------------------------------------------------- feedback
 
-export const RATINGS = ['THUMBS_UP', 'THUMBS_DOWN'] as const;
 export const Rating = StringEnum(RATINGS);
 const feedbackFields = {
   chatflowid: FreeId,
@@ -56,8 +65,6 @@ export const FeedbackUpdate = optionalAll({ rating: feedbackFields.rating, conte
 
 // ---------------------------------------------------------------- assistants
 
-export const ASSISTANT_TOOLS = ['function', 'code_interpreter', 'file_search'] as const;
-export const ASSISTANT_TYPES = ['CUSTOM', 'OPENAI', 'AZURE'] as const;
 const detailsFields = {
   id: Type.String({ maxLength: 255 }),
   name: Type.String({ minLength: 1, maxLength: 255 }),
@@ -102,17 +109,6 @@ export const AssistantUpdate = Type.Partial(
 
 // ---------------------------------------------------------------- chat messages
 
-export const MESSAGE_ROLES = ['userMessage', 'apiMessage'] as const;
-export const CHAT_TYPES = ['INTERNAL', 'EXTERNAL', 'EVALUATION'] as const;
-/** Structured message fields: stored as JSON, always answered as arrays/objects, never as strings. */
-export const MESSAGE_JSON_FIELDS = [
-  'sourceDocuments',
-  'usedTools',
-  'fileAnnotations',
-  'agentReasoning',
-  'fileUploads',
-  'action',
-] as const;
 const JsonList = Type.Union([Type.Array(Type.Unknown()), Type.Object({}, { additionalProperties: true })]);
 const messageFields = {
   role: StringEnum(MESSAGE_ROLES),

@@ -1,6 +1,6 @@
 // `chatflow assistants`: stored assistant definitions (model, instructions, sampling, tools).
 import type { Command } from 'commander';
-import { ASSISTANT_TOOLS, ASSISTANT_TYPES } from '../../schema/resources.js';
+import { ASSISTANT_TOOLS, ASSISTANT_TYPES } from '../../schema/enums.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit.js';
 import { collect, dataCommand, examples, mutation } from '../options.js';

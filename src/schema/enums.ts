@@ -1,0 +1,18 @@
+// The interface's enumerations as plain constants: the schema builds on them, and the CLI reads
+// them (flag checks, completion) without loading the schema library.
+export const VARIABLE_TYPES = ['static', 'runtime'] as const;
+export const RATINGS = ['THUMBS_UP', 'THUMBS_DOWN'] as const;
+export const ASSISTANT_TOOLS = ['function', 'code_interpreter', 'file_search'] as const;
+export const ASSISTANT_TYPES = ['CUSTOM', 'OPENAI', 'AZURE'] as const;
+export const MESSAGE_ROLES = ['userMessage', 'apiMessage'] as const;
+export const CHAT_TYPES = ['INTERNAL', 'EXTERNAL', 'EVALUATION'] as const;
+/** Structured message fields: stored as JSON, always answered as arrays/objects, never as strings. */
+export const MESSAGE_JSON_FIELDS = [
+  'sourceDocuments',
+  'usedTools',
+  'fileAnnotations',
+  'agentReasoning',
+  'fileUploads',
+  'action',
+] as const;
+export const SORT_ORDERS = ['asc', 'desc'] as const;

@@ -1,0 +1,368 @@
+// The PostgreSQL store itself: migrations under concurrency, the same answers as SQLite for what
+// the dialects do differently (dates, counts, upsert counts, sort order), outages, and messages
+// that never show the connection string.
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server/app.js';
+import type { KyselyStore } from '../../src/server/store/kysely-store.js';
+import { openPostgresStore, redactUrl } from '../../src/server/store/postgres.js';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import type { Listing } from '../../src/server/store/types.js';
+import { call, expectError, ok } from '../helpers/http.js';
+import { admin, createScratchDatabase, openTestPgStore, testDatabaseUrl } from '../helpers/pg.js';
+
+/** kysely's migration lock id on PostgreSQL (node_modules/kysely/dist/esm/dialect/postgres/postgres-adapter.js). */
+const KYSELY_LOCK_ID = '3853314791062309107';
+const UNAVAILABLE = 'the database is unavailable; try again shortly';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function all<T>(listing: Listing<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const row of listing.rows as AsyncIterable<T>) out.push(row);
+  return out;
+}
+
+describe('migrations on PostgreSQL', () => {
+  it('wait for kysely’s advisory lock: a replica does not migrate while another holds it', async () => {
+    const scratch = await createScratchDatabase();
+    const holder = new pg.Client({ connectionString: scratch.url });
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(${KYSELY_LOCK_ID})`);
+      let opened = false;
+      const opening = openPostgresStore(scratch.url).then((s) => {
+        opened = true;
+        return s;
+      });
+      await sleep(700);
+      expect(opened).toBe(false);
+      const before = await holder.query(`SELECT to_regclass('public.variable') AS t`);
+      expect(before.rows[0].t).toBeNull();
+      await holder.query(`SELECT pg_advisory_unlock(${KYSELY_LOCK_ID})`);
+      const store = await opening;
+      const after = await holder.query(`SELECT to_regclass('public.variable') AS t`);
+      expect(after.rows[0].t).toBe('variable');
+      await store.close();
+    } finally {
+      await holder.end();
+      await scratch.drop();
+    }
+  });
+
+  it('four replicas starting together on an empty database migrate it exactly once', async () => {
+    const scratch = await createScratchDatabase();
+    try {
+      const stores = await Promise.all([1, 2, 3, 4].map(() => openPostgresStore(scratch.url, { poolSize: 2 })));
+      const client = new pg.Client({ connectionString: scratch.url });
+      await client.connect();
+      const { rows } = await client.query('SELECT name FROM kysely_migration');
+      await client.end();
+      expect(rows).toEqual([{ name: '0001_initial' }]);
+      // Every replica works on the one set of tables.
+      const v = await stores[0]!.createVariable({ name: 'shared' });
+      for (const s of stores) expect((await all(await s.listVariables({}))).map((x) => x.id)).toEqual([v.id]);
+      await Promise.all(stores.map((s) => s.close()));
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('each schema gets its own tables and migration record, even when another schema has them', async () => {
+    const a = await openTestPgStore();
+    const b = await openTestPgStore();
+    try {
+      const { rows } = await admin().query(
+        `SELECT table_schema, count(*)::int AS n FROM information_schema.tables
+          WHERE table_schema = ANY($1) AND table_name IN ('variable', 'kysely_migration') GROUP BY 1 ORDER BY 1`,
+        [[a.schema, b.schema].sort()],
+      );
+      expect(rows).toEqual([a.schema, b.schema].sort().map((s) => ({ table_schema: s, n: 2 })));
+      await a.createVariable({ name: 'only-in-a' });
+      expect(await all(await b.listVariables({}))).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keys compare byte by byte (collation "C"), as on SQLite, whatever the server locale', async () => {
+    const s = await openTestPgStore();
+    await s.close();
+    const { rows } = await admin().query(
+      `SELECT table_name, column_name, collation_name FROM information_schema.columns
+        WHERE table_schema = $1 AND data_type = 'character varying' AND collation_name IS DISTINCT FROM 'C'`,
+      [s.schema],
+    );
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('PostgreSQL answers as SQLite does', () => {
+  let dir: string;
+  let sqlite: KyselyStore;
+  let postgres: KyselyStore;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'chatflow-pg-cmp-'));
+    sqlite = await openSqliteStore(join(dir, 'c.db'));
+    postgres = await openTestPgStore();
+  });
+  afterAll(async () => {
+    await sqlite?.close();
+    await postgres?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `fn` on both stores and expects the same result. */
+  async function same<T>(fn: (s: KyselyStore) => Promise<T>): Promise<T> {
+    const [a, b] = [await fn(sqlite), await fn(postgres)];
+    expect(b).toEqual(a);
+    return b;
+  }
+
+  it('keeps dates to the millisecond, in the ISO form, across the whole year range', async () => {
+    const dates = [
+      '2026-01-10T10:00:05Z',
+      '2026-01-10T10:00:05.123Z',
+      '2026-01-10T12:00:05.5+02:00',
+      '0001-01-01T00:00:00.000Z',
+      '0099-06-01T00:00:00.123Z',
+      '1969-12-31T23:59:59.999Z',
+      '9999-12-31T23:59:59.999Z',
+    ];
+    const listed = await same(async (s) => {
+      await s.ingestMessages('dates', dates.map((d, i) => ({ id: `d${i}`, role: 'userMessage' as const, createdDate: d })));
+      return (await all(await s.listMessages({ chatflowid: 'dates' }, 'asc', {}))).map((m) => [m.id, m.createdDate]);
+    });
+    expect(Object.fromEntries(listed)).toEqual({
+      d0: '2026-01-10T10:00:05.000Z',
+      d1: '2026-01-10T10:00:05.123Z',
+      d2: '2026-01-10T10:00:05.500Z',
+      d3: '0001-01-01T00:00:00.000Z',
+      d4: '0099-06-01T00:00:00.123Z',
+      d5: '1969-12-31T23:59:59.999Z',
+      d6: '9999-12-31T23:59:59.999Z',
+    });
+    // Inclusive bounds at the exact millisecond.
+    await same(async (s) =>
+      (await all(await s.listMessages({ chatflowid: 'dates', start: '2026-01-10T10:00:05.000Z', end: '2026-01-10T10:00:05.123Z' }, 'asc', {}))).map((m) => m.id),
+    );
+  });
+
+  it('streams more than one batch in keyset order, ties broken by id byte order, both ways', async () => {
+    // 2,500 rows (the stream fetches 1,000 at a time) on 7 distinct instants: the cursor lands
+    // inside runs of equal dates. Ids mix case and punctuation so a locale collation would differ.
+    const ids = Array.from({ length: 2500 }, (_, i) => `${['a', 'B', '_', '-', 'z', 'Ä'][i % 6]}${String(i).padStart(4, '0')}`);
+    const counts = await same((s) =>
+      s.ingestMessages(
+        'stream',
+        ids.map((id, i) => ({ id, role: 'apiMessage' as const, createdDate: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 7)).toISOString() })),
+      ),
+    );
+    expect(counts).toBe(2500);
+    for (const order of ['asc', 'desc'] as const) {
+      const listed = await same(async (s) => (await all(await s.listMessages({ chatflowid: 'stream' }, order, {}))).map((m) => m.id));
+      expect(listed).toHaveLength(2500);
+      expect(new Set(listed).size).toBe(2500);
+    }
+    // A page and its total: count(*) is a string in pg, a number here.
+    const page = await same(async (s) => {
+      const l = await s.listMessages({ chatflowid: 'stream', chatTypes: ['INTERNAL'] }, 'desc', { page: 3, limit: 7 });
+      return { total: l.total, ids: [...(l.rows as Iterable<{ id: string }>)].map((m) => m.id) };
+    });
+    expect(page.total).toBe(2500);
+    expect(page.ids).toHaveLength(7);
+  });
+
+  it('counts only new rows on ingest (ON CONFLICT DO NOTHING), in and across calls', async () => {
+    await same((s) => s.ingestMessages('dup', [{ id: 'x1', role: 'userMessage' }, { id: 'x2', role: 'userMessage' }]));
+    const n = await same((s) =>
+      s.ingestMessages('dup', [{ id: 'x2', role: 'userMessage' }, { id: 'x3', role: 'userMessage' }, { id: 'x3', role: 'apiMessage' }]),
+    );
+    expect(n).toBe(1);
+    const u = await same(async (s) => [
+      await s.ingestUpsertHistory('dup', [{ id: 'u1' }, { id: 'u2', date: '2026-01-05' }]),
+      await s.ingestUpsertHistory('dup', [{ id: 'u2' }, { id: 'u3' }]),
+      await s.softDeleteUpsertHistory('dup', ['u1', 'u1', 'nope']),
+      await s.softDeleteUpsertHistory(undefined, ['u1']),
+    ]);
+    expect(u).toEqual([2, 1, 1, 0]);
+    await same(async (s) => (await all(await s.listUpsertHistory({ chatflowid: 'dup' }, 'asc', {}))).map((r) => [r.id, r.date]).slice(0, 1));
+  });
+
+  it('answers updated rows (RETURNING) with ISO dates and the same shape', async () => {
+    for (const s of [sqlite, postgres]) {
+      const v = await s.createVariable({ name: 'k', value: '1' });
+      await sleep(3);
+      const u = await s.updateVariable(v.id, { value: '2' });
+      expect(u).toEqual({ ...v, value: '2', updatedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+      expect(u!.updatedDate > v.updatedDate).toBe(true);
+      expect(await s.updateVariable('00000000-0000-4000-8000-000000000000', { value: '3' })).toBeUndefined();
+      const a = await s.createAssistant({ details: { name: 'a' } });
+      const b = await s.updateAssistant(a.id, { details: { temperature: 1 } });
+      expect(b).toMatchObject({ id: a.id, createdDate: a.createdDate, details: { name: 'a', temperature: 1 } });
+      expect(typeof b!.updatedDate).toBe('string');
+      await s.ingestMessages('fb', [{ id: `fbm-${s.kind}`, role: 'apiMessage', chatId: 'c' }]);
+      const f = await s.createFeedback({ messageId: `fbm-${s.kind}`, rating: 'THUMBS_UP' });
+      await expect(s.createFeedback({ messageId: `fbm-${s.kind}`, rating: 'THUMBS_DOWN' })).rejects.toMatchObject({ statusCode: 409 });
+      const g = await s.updateFeedback(f.id, { rating: 'THUMBS_DOWN' });
+      expect(g).toEqual({ ...f, rating: 'THUMBS_DOWN' });
+      const withFb = await all(await s.listMessages({ chatflowid: 'fb', withFeedback: true }, 'asc', {}));
+      expect(withFb[0]?.feedback).toEqual(g);
+    }
+    await same(async (s) => (await s.listChatflows()).map((c) => c.id));
+  });
+});
+
+describe('PostgreSQL limits SQLite does not have', () => {
+  let store: Awaited<ReturnType<typeof openTestPgStore>>;
+  let server: RunningServer;
+  beforeAll(async () => {
+    store = await openTestPgStore();
+    server = await startServer({ store, port: 0 });
+  });
+  afterAll(() => server?.close());
+
+  it('a NUL character in text is a 400 naming the reason, and nothing is stored', async () => {
+    expectError(await call('POST', `${server.url}/api/v1/variables`, { name: 'a\u0000b' }), 400, 'NUL character');
+    expectError(await call('POST', `${server.url}/api/v1/chatmessage/f`, [{ role: 'userMessage', content: 'ok' }, { role: 'userMessage', content: '\u0000' }]), 400, 'NUL');
+    expect(ok(await call('GET', `${server.url}/api/v1/variables`))).toEqual([]);
+    expect(ok(await call('GET', `${server.url}/api/v1/chatmessage/f`))).toEqual([]);
+  });
+});
+
+/** A TCP relay in front of PostgreSQL that a test can cut, black-hole and restore. */
+class Relay {
+  private server?: net.Server;
+  private sockets = new Set<net.Socket>();
+  mode: 'forward' | 'blackhole' = 'forward';
+  port = 0;
+  constructor(private readonly target: { host: string; port: number }) {}
+  async start(): Promise<void> {
+    this.server = net.createServer((client) => {
+      this.sockets.add(client);
+      client.on('close', () => this.sockets.delete(client));
+      client.on('error', () => client.destroy());
+      if (this.mode === 'blackhole') return;
+      const upstream = net.connect(this.target.port, this.target.host);
+      this.sockets.add(upstream);
+      upstream.on('close', () => {
+        this.sockets.delete(upstream);
+        client.destroy();
+      });
+      upstream.on('error', () => upstream.destroy());
+      client.on('close', () => upstream.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+  /** The database "goes away": no new connections, every open one cut. */
+  async stop(): Promise<void> {
+    const closed = new Promise((resolve) => this.server?.close(resolve));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+describe('a PostgreSQL outage', () => {
+  const password = 'pw-s3cret-9c1';
+  let relay: Relay;
+  let server: RunningServer;
+  let api: string;
+  let lost = 0;
+  beforeAll(async () => {
+    const base = new URL(testDatabaseUrl());
+    relay = new Relay({ host: base.hostname, port: Number(base.port || 5432) });
+    await relay.start();
+    const seed = await openTestPgStore();
+    await seed.close();
+    const url = new URL(base.toString());
+    url.port = String(relay.port);
+    url.username = url.username || 'postgres';
+    url.password = password; // trust auth ignores it; it must show nowhere
+    const store = await openPostgresStore(url.toString(), {
+      schema: seed.schema,
+      poolSize: 3,
+      connectTimeoutMs: 800,
+      onConnectionError: () => lost++,
+    });
+    server = await startServer({ store, port: 0 });
+    api = `${server.url}/api/v1`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await relay?.stop();
+  });
+
+  const unavailable = (reply: { status: number; text: string }) => {
+    expectError(reply as never, 503, UNAVAILABLE);
+    expect(reply.text).not.toMatch(/postgres|select|insert|s3cret|127\.0\.0\.1/i);
+  };
+
+  it('answers 503 while the database is gone and works again when it is back', async () => {
+    const v = ok(await call('POST', `${api}/variables`, { name: 'before' }));
+    // Fill the pool with idle connections, so that the cut hits them.
+    await Promise.all([1, 2, 3].map(() => call('GET', `${api}/variables`)));
+    await relay.stop();
+    await sleep(100);
+    expect(lost).toBeGreaterThan(0); // idle connections lost: reported, not a crash
+    unavailable(await call('GET', `${api}/variables`));
+    unavailable(await call('POST', `${api}/variables`, { name: 'during' }));
+    unavailable(await call('POST', `${api}/chatmessage/f`, [{ role: 'userMessage' }]));
+    unavailable(await call('PUT', `${api}/variables/${v.id}`, { value: 'x' }));
+
+    await relay.start(); // same port
+    expect(ok(await call('GET', `${api}/variables`)).map((x: { name: string }) => x.name)).toEqual(['before']);
+    ok(await call('POST', `${api}/variables`, { name: 'after' }));
+  });
+
+  it('answers 503 within the connect timeout when the database does not answer at all', async () => {
+    await relay.stop();
+    relay.mode = 'blackhole';
+    await relay.start();
+    const started = Date.now();
+    unavailable(await call('GET', `${api}/variables`));
+    expect(Date.now() - started).toBeLessThan(5000);
+    await relay.stop();
+    relay.mode = 'forward';
+    await relay.start();
+    expect(ok(await call('GET', `${api}/variables`))).toHaveLength(2);
+  });
+});
+
+describe('PostgreSQL start-up errors never show the credentials', () => {
+  const secret = 'hunter2-xyz';
+  it.each([
+    ['refused', `postgres://bob:${secret}@127.0.0.1:1/db`, /127\.0\.0\.1:1\/db: connection refused/],
+    ['unknown host', `postgres://bob:${secret}@nosuchhost.invalid:5432/db`, /unknown host/],
+    ['unknown role', '', /role "nobody_[0-9a-f]+" does not exist/],
+    ['unparseable', `postgres://bob:${secret}@[::1/db`, /cannot be parsed|Invalid URL/],
+    ['not a postgres URL', `mysql://bob:${secret}@127.0.0.1/db`, /must start with postgres:\/\//],
+  ])('%s', async (_name, given, message) => {
+    let url = given;
+    if (!url) {
+      const u = new URL(testDatabaseUrl());
+      u.username = `nobody_${Date.now().toString(16)}`;
+      u.password = secret;
+      url = u.toString();
+    }
+    const err = await openPostgresStore(url, { connectTimeoutMs: 3000 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(message);
+    expect(err!.message).not.toContain(secret);
+    expect(JSON.stringify(err)).not.toContain(secret);
+    expect(String(err!.stack)).not.toContain(secret);
+  });
+
+  it('redactUrl hides user and password', () => {
+    expect(redactUrl(`postgres://bob:${secret}@db:5432/x?sslmode=require`)).toBe('postgres://***@db:5432/x?sslmode=require');
+    expect(redactUrl('postgresql://db/x')).toBe('postgresql://db/x');
+  });
+});
