@@ -1,5 +1,5 @@
 // Entry point: parse, run, and turn every failure into one line and a documented exit code.
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { setupColor } from './color.js';
 import { EXIT, exitCodeOf } from './exit.js';
 import { printError, type Format } from './output.js';
@@ -18,8 +18,14 @@ export async function main(argv = process.argv): Promise<number> {
   setupColor({ noColor: flags.noColor });
   setPromptDefaults({ input: !flags.noInput });
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({ outputError: (text, write) => write(text) });
+  // Commander copies these settings to a subcommand only when it is created, and the tree is
+  // built already: set them on every command, or a subcommand's usage error exits 1 by itself.
+  const override = (cmd: Command): void => {
+    cmd.exitOverride();
+    cmd.configureOutput({ outputError: (text, write) => write(text) });
+    cmd.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
     // A command may set its own code (e.g. `api` mirrors the HTTP status).

@@ -81,7 +81,7 @@ function drained(out: Out): Promise<void> {
 }
 
 /** Writes a chunk; waits for 'drain' when the stream's buffer is full. */
-async function put(out: Out, chunk: string): Promise<void> {
+export async function put(out: Out, chunk: string): Promise<void> {
   if (!out.write(chunk)) await drained(out);
 }
 

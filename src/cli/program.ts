@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerApi } from './commands/api.js';
 import { registerAssistants } from './commands/assistants.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerFeedback } from './commands/feedback.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerConfig(program);
   registerDemo(program);
   registerServe(program);
+  registerCompletion(program);
 
   program.addHelpText(
     'after',

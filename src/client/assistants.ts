@@ -1,4 +1,4 @@
-import type { Assistant, AssistantCreate, AssistantDetails, AssistantUpdate } from '../schema/resources.js';
+import type { Assistant, AssistantCreate, AssistantDetails, AssistantIngest, AssistantUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, path } from './core.js';
 
@@ -30,6 +30,8 @@ export function assistantsApi(core: HttpCore) {
   return {
     list: (opts: RouteQuery<'listAssistants'> = {}): Promise<ListResult<Assistant>> =>
       core.list('/assistants', opts, normaliseAssistant),
+    stream: (opts: Pick<RouteQuery<'listAssistants'>, 'type'> = {}): AsyncIterable<Assistant> =>
+      core.stream('/assistants', opts, normaliseAssistant),
     get: async (id: string): Promise<Assistant> =>
       normaliseAssistant(await core.json('GET', path`/assistants/${id}`)),
     create: async (body: AssistantCreate): Promise<Assistant> =>
@@ -37,6 +39,9 @@ export function assistantsApi(core: HttpCore) {
     update: async (id: string, body: AssistantUpdate): Promise<Assistant> =>
       normaliseAssistant(await core.json('PUT', path`/assistants/${id}`, { body: outgoing(body) })),
     delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', path`/assistants/${id}`),
+    /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
+    ingest: (assistants: readonly AssistantIngest[]): Promise<{ affected: number }> =>
+      core.postBatches('/assistants/import', assistants),
   };
 }
 

@@ -153,8 +153,10 @@ export class HttpCore {
   /** Any call, without throwing on 4xx/5xx (for `chatflow api`). `path` is below /api/v1. */
   async raw(method: string, apiPath: string, body?: unknown, query?: QueryInput): Promise<RawResponse> {
     const p = apiPath.replace(/^\/api\/v1(?=\/|$)/i, '') || '/';
-    const res = await this.send(method.toUpperCase(), p.startsWith('/') ? p : `/${p}`, { query, body });
-    const text = await res.body.text();
+    const verb = method.toUpperCase();
+    const rel = p.startsWith('/') ? p : `/${p}`;
+    const res = await this.send(verb, rel, { query, body });
+    const text = await this.readText(res, verb, rel);
     const headers = res.headers as RawResponse['headers'];
     let parsed: unknown = text === '' ? undefined : text;
     if (text !== '' && header(headers, 'content-type').includes('json')) {
@@ -177,7 +179,7 @@ export class HttpCore {
   async text(apiPath: string): Promise<string> {
     const res = await this.send('GET', apiPath, {});
     if (res.statusCode < 200 || res.statusCode >= 300) throw await this.errorFrom(res, 'GET', apiPath);
-    return res.body.text();
+    return this.readText(res, 'GET', apiPath);
   }
 
   /** A whole list: an array, or `{data, total}`; total also from X-Total-Count. */
@@ -207,7 +209,7 @@ export class HttpCore {
       try {
         for await (const item of parseJsonList(res.body)) yield normalise ? normalise(item) : (item as T);
       } catch (err) {
-        if (err instanceof ListParseError) throw this.invalid('GET', apiPath, err.message.replace(/^malformed list: /, 'has '));
+        if (err instanceof ListParseError) throw this.invalid('GET', apiPath, `is not a readable list (${err.message})`);
         throw this.mapStreamError(err, 'GET', apiPath);
       }
       finished = true;
@@ -337,8 +339,12 @@ export class HttpCore {
   private async ok(method: string, apiPath: string, input: RequestInput) {
     const res = await this.send(method, apiPath, input);
     await this.check(res, method, apiPath);
+    return { res, text: await this.readText(res, method, apiPath) };
+  }
+
+  private async readText(res: Dispatcher.ResponseData, method: string, apiPath: string): Promise<string> {
     try {
-      return { res, text: await res.body.text() };
+      return await res.body.text();
     } catch (err) {
       throw this.mapStreamError(err, method, apiPath);
     }

@@ -1,4 +1,4 @@
-import type { Feedback, FeedbackCreate, FeedbackUpdate } from '../schema/resources.js';
+import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, type QueryInput, path } from './core.js';
 
@@ -27,6 +27,12 @@ export function feedbackApi(core: HttpCore) {
       const answer = await core.json<Partial<Feedback> | undefined>('PUT', path`/feedback/${id}`, { body });
       return answer && typeof answer === 'object' && typeof answer.id === 'string' ? (answer as Feedback) : { ...body, id };
     },
+    /**
+     * Our service's extension (ids and dates kept; existing ids and messages already rated are
+     * skipped; the messages must exist); sent in batches under the body limit.
+     */
+    ingest: (feedback: readonly FeedbackIngest[]): Promise<{ affected: number }> =>
+      core.postBatches('/feedback/import', feedback),
   };
 }
 

@@ -172,6 +172,31 @@ export const UpsertHistoryDelete = Type.Object({
 
 export const Chatflow = Type.Object({ id: FreeId, name: Type.String() });
 
+// ---------------------------------------------------------------- ingest (import of an export)
+
+/** Ingest of exported records: ids and dates kept when given, like ChatMessageIngest. */
+export const VariableIngest = Type.Object({
+  ...VariableCreate.properties,
+  id: Type.Optional(Uuid),
+  createdDate: Type.Optional(DateTime),
+  updatedDate: Type.Optional(DateTime),
+});
+export const FeedbackIngest = Type.Object({
+  ...FeedbackCreate.properties,
+  content: Type.Optional(Nullable(feedbackFields.content)),
+  id: Type.Optional(Uuid),
+  createdDate: Type.Optional(DateTime),
+});
+export const AssistantIngest = Type.Object({
+  details: AssistantDetails,
+  credential: Type.Optional(Nullable(assistantFields.credential)),
+  iconSrc: Type.Optional(Nullable(assistantFields.iconSrc)),
+  type: Type.Optional(assistantFields.type),
+  id: Type.Optional(Uuid),
+  createdDate: Type.Optional(DateTime),
+  updatedDate: Type.Optional(DateTime),
+});
+
 export type Variable = Static<typeof Variable>;
 export type VariableCreate = Static<typeof VariableCreate>;
 export type VariableUpdate = Static<typeof VariableUpdate>;
@@ -188,3 +213,6 @@ export type ChatMessageIngest = Static<typeof ChatMessageIngest>;
 export type UpsertHistory = Static<typeof UpsertHistory>;
 export type UpsertHistoryIngest = Static<typeof UpsertHistoryIngest>;
 export type Chatflow = Static<typeof Chatflow>;
+export type VariableIngest = Static<typeof VariableIngest>;
+export type FeedbackIngest = Static<typeof FeedbackIngest>;
+export type AssistantIngest = Static<typeof AssistantIngest>;

@@ -16,12 +16,14 @@ import {
   ASSISTANT_TYPES,
   Assistant,
   AssistantCreate,
+  AssistantIngest,
   AssistantUpdate,
   ChatMessage,
   ChatMessageIngest,
   Chatflow,
   Feedback,
   FeedbackCreate,
+  FeedbackIngest,
   FeedbackUpdate,
   RATINGS,
   UpsertHistory,
@@ -29,6 +31,7 @@ import {
   UpsertHistoryIngest,
   Variable,
   VariableCreate,
+  VariableIngest,
   VariableUpdate,
 } from './resources.js';
 
@@ -74,6 +77,7 @@ const messageFilters = {
   feedbackType: Type.Optional(FeedbackType),
 };
 const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(item, { maxItems: 10_000 })]);
+const Many = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: 10_000 });
 const Pong = Type.String({ examples: ['pong'] });
 
 export const routes = {
@@ -104,6 +108,11 @@ export const routes = {
     method: 'DELETE', path: '/variables/:id', tag: 'variables', summary: 'Delete a variable',
     params: IdParam, response: Affected, errors: [400, 404],
   },
+  importVariables: {
+    method: 'POST', path: '/variables/import', tag: 'variables',
+    summary: 'Ingest an array of variables (ids and dates kept; existing ids skipped)',
+    body: Many(VariableIngest), response: Affected, errors: [400], extension: true,
+  },
 
   listFeedback: {
     method: 'GET', path: '/feedback/:id', tag: 'feedback', summary: 'List the feedback of a chatflow',
@@ -124,6 +133,11 @@ export const routes = {
   updateFeedback: {
     method: 'PUT', path: '/feedback/:id', tag: 'feedback', summary: 'Change a rating or its comment',
     params: IdParam, body: FeedbackUpdate, response: Feedback, errors: [400, 404],
+  },
+  importFeedback: {
+    method: 'POST', path: '/feedback/import', tag: 'feedback',
+    summary: 'Ingest an array of feedback (ids and dates kept; existing ids, and messages already rated, skipped)',
+    body: Many(FeedbackIngest), response: Affected, errors: [400], extension: true,
   },
 
   createAssistant: {
@@ -146,6 +160,11 @@ export const routes = {
   deleteAssistant: {
     method: 'DELETE', path: '/assistants/:id', tag: 'assistants', summary: 'Delete an assistant',
     params: IdParam, response: Affected, errors: [400, 404],
+  },
+  importAssistants: {
+    method: 'POST', path: '/assistants/import', tag: 'assistants',
+    summary: 'Ingest an array of assistants (ids and dates kept; existing ids skipped)',
+    body: Many(AssistantIngest), response: Affected, errors: [400], extension: true,
   },
 
   listMessages: {

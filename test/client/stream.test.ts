@@ -63,6 +63,10 @@ beforeAll(async () => {
       tick();
       return;
     }
+    if (url.pathname === '/api/v1/feedback/bad') {
+      res.writeHead(200, headers).end('[\n{"id":"a"},\n{oops},\n{"id":"c"}\n]');
+      return;
+    }
     if (url.pathname === '/api/v1/feedback/cut') {
       res.writeHead(200, headers);
       res.write('[\n{"id":"a"},\n{"id":"b"},\n');
@@ -135,6 +139,20 @@ describe('streamed lists', () => {
     expect(err).toBeInstanceOf(ChatflowError);
     expect(err).toMatchObject({ kind: 'network', exitCode: 5 });
     expect((err as ChatflowError).message).toMatch(/^lost the connection to http:\/\/127\.0\.0\.1:\d+ while reading GET \/feedback\/cut/);
+  });
+
+  it('a malformed line after the first elements is an invalid-response', async () => {
+    const got: string[] = [];
+    const err = await (async () => {
+      try {
+        for await (const f of client.feedback.stream('bad')) got.push(f.id);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(got).toEqual(['a']);
+    expect(err).toMatchObject({ kind: 'invalid-response', exitCode: 1 });
+    expect((err as Error).message).toBe("the server's answer to GET /feedback/bad is not a readable list (malformed list: a line that is not one JSON value)");
   });
 
   it('our service JSON errors map by status', async () => {

@@ -67,6 +67,16 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
     expect(await list(flow)).toEqual([first]);
   });
 
+  it('concurrent feedback for one message: exactly one is created, the others are 409', async () => {
+    const { flow, ids } = await messages(1);
+    const replies = await Promise.all(
+      ['THUMBS_UP', 'THUMBS_DOWN', 'THUMBS_UP', 'THUMBS_DOWN', 'THUMBS_UP'].map((rating) => call('POST', `${api}/feedback`, { messageId: ids[0], rating })),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    for (const r of replies.filter((x) => x.status === 409)) expectError(r, 409);
+    expect(await list(flow)).toHaveLength(1);
+  });
+
   it.each([
     [{ rating: 'THUMBS_UP' }, 'messageId is required'],
     [{ messageId: 'x', rating: 'MEH' }, 'rating must be one of THUMBS_UP, THUMBS_DOWN'],

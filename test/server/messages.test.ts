@@ -86,6 +86,22 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       expect(await list(flow)).toEqual([]);
     });
 
+    it('a createdDate on a day that does not exist is 400, not stored as another day', async () => {
+      const flow = flowId();
+      expectError(await call('POST', `${api}/chatmessage/${flow}`, { role: 'apiMessage', createdDate: '2024-02-31T10:00:00Z' }), 400, 'createdDate');
+      expect(await list(flow)).toEqual([]);
+    });
+
+    it('duplicate ids in one request and concurrent ingests of the same ids store each message once', async () => {
+      const flow = flowId();
+      const one = { id: `${flow}-dup`, role: 'apiMessage', content: 'first' };
+      expect(await ingest(flow, [one, { ...one, content: 'second' }])).toBe(1);
+      const batch = Array.from({ length: 200 }, (_, i) => ({ id: `${flow}-${i}`, role: 'apiMessage' }));
+      const counts = await Promise.all([1, 2, 3, 4].map(() => ingest(flow, batch)));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(200);
+      expect(await list(flow)).toHaveLength(201);
+    });
+
     it('more than 10,000 messages in one request is 400 saying so', async () => {
       const flow = flowId();
       const tooMany = Array.from({ length: 10_001 }, () => ({ role: 'apiMessage' }));
@@ -189,6 +205,9 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       [{ startDate: 'yesterday' }, 'startDate must be an ISO 8601 date'],
       [{ endDate: '2024-02-30' }, 'endDate must be an ISO 8601 date'],
       [{ endDate: '2024-13-01T00:00:00Z' }, 'endDate'],
+      // A date-time on a day that does not exist is as wrong as the plain date (not rolled over to March).
+      [{ startDate: '2024-02-30T00:00:00Z' }, 'startDate must be an ISO 8601 date'],
+      [{ endDate: '2023-02-29T12:00:00.000Z' }, 'endDate must be an ISO 8601 date'],
       [{ order: 'newest' }, 'order must be asc or desc'],
       [{ limit: 1001 }, 'limit must be between 1 and 1000'],
       [{ limit: 0 }, 'limit must be between 1 and 1000'],

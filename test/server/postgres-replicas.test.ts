@@ -124,4 +124,29 @@ describe('two replicas on one PostgreSQL schema', () => {
     const names = (await variables(b)).map((x) => x.name).filter((n) => n.startsWith('after-kill-'));
     expect(names.sort()).toEqual(['after-kill-0', 'after-kill-0', 'after-kill-1', 'after-kill-1', 'after-kill-2', 'after-kill-2']);
   });
+
+  it('connections killed under load: requests in flight answer 200 or 503, and no dead connection is handed out again', async () => {
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const inFlight = Array.from({ length: 40 }, (_, i) =>
+        i % 3 === 0
+          ? call('POST', `${(i % 2 ? a : b).api}/chatmessage/flow-load`, [{ role: 'userMessage' }, { role: 'apiMessage' }])
+          : call('GET', `${(i % 2 ? a : b).api}/variables`),
+      );
+      await new Promise((r) => setTimeout(r, 2 * round));
+      await terminateBackends(a.store.applicationName);
+      for (const reply of await Promise.all(inFlight)) {
+        statuses.push(reply.status);
+        if (reply.status !== 200) {
+          expectError(reply, 503, 'the database is unavailable; try again shortly');
+          expect(reply.text).not.toMatch(/postgres:|select|insert|pg_/i);
+        }
+      }
+      // Every connection that failed was discarded: the requests after all succeed at once.
+      await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 12; i++) ok(await call('GET', `${(i % 2 ? a : b).api}/variables?page=1&limit=1`));
+    }
+    console.log('STATUSES', JSON.stringify(statuses.reduce((m: Record<number, number>, s) => ((m[s] = (m[s] ?? 0) + 1), m), {})));
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+  });
 });

@@ -5,15 +5,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/app.js';
+import { isUnavailable } from '../../src/server/store/failures.js';
 import type { KyselyStore } from '../../src/server/store/kysely-store.js';
 import { openPostgresStore, redactUrl } from '../../src/server/store/postgres.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Listing } from '../../src/server/store/types.js';
 import { call, expectError, ok } from '../helpers/http.js';
-import { admin, createScratchDatabase, openTestPgStore, testDatabaseUrl } from '../helpers/pg.js';
+import { admin, createScratchDatabase, openTestPgStore, terminateBackends, testDatabaseUrl } from '../helpers/pg.js';
 
 /** kysely's migration lock id on PostgreSQL (node_modules/kysely/dist/esm/dialect/postgres/postgres-adapter.js). */
 const KYSELY_LOCK_ID = '3853314791062309107';
@@ -94,7 +96,8 @@ describe('migrations on PostgreSQL', () => {
     await s.close();
     const { rows } = await admin().query(
       `SELECT table_name, column_name, collation_name FROM information_schema.columns
-        WHERE table_schema = $1 AND data_type = 'character varying' AND collation_name IS DISTINCT FROM 'C'`,
+        WHERE table_schema = $1 AND data_type = 'character varying' AND collation_name IS DISTINCT FROM 'C'
+          AND table_name NOT LIKE 'kysely_%'`,
       [s.schema],
     );
     expect(rows).toEqual([]);
@@ -231,6 +234,37 @@ describe('PostgreSQL limits SQLite does not have', () => {
     expectError(await call('POST', `${server.url}/api/v1/chatmessage/f`, [{ role: 'userMessage', content: 'ok' }, { role: 'userMessage', content: '\u0000' }]), 400, 'NUL');
     expect(ok(await call('GET', `${server.url}/api/v1/variables`))).toEqual([]);
     expect(ok(await call('GET', `${server.url}/api/v1/chatmessage/f`))).toEqual([]);
+  });
+});
+
+describe('a connection the server cuts mid-query', () => {
+  it('fails that query as unavailable and is never handed out again', async () => {
+    const store = await openTestPgStore({ poolSize: 1 });
+    const db = (store as unknown as { db: Kysely<unknown> }).db;
+    try {
+      for (let round = 0; round < 5; round++) {
+        const slow = sql`select pg_sleep(5)`.execute(db).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        // Wait until the backend runs it, then cut it.
+        for (let i = 0; i < 100; i++) {
+          const { rows } = await admin().query(
+            `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'select pg_sleep%' AND state = 'active'`,
+            [store.applicationName],
+          );
+          if (rows.length) break;
+          await sleep(20);
+        }
+        await terminateBackends(store.applicationName);
+        const err = await slow;
+        expect(isUnavailable(err), String(err)).toBe(true);
+        // At once, on the one-connection pool: a fresh connection, not the dead one.
+        expect(await store.listVariables({ page: 1, limit: 1 })).toMatchObject({ total: 0 });
+      }
+    } finally {
+      await store.close();
+    }
   });
 });
 

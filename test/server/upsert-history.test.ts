@@ -55,6 +55,7 @@ describe.each(storeKinds)('upsert history on %s', (kind) => {
   it('ingest with an invalid date is 400 naming it', async () => {
     const flow = flowId();
     expectError(await call('POST', `${api}/upsert-history/${flow}`, [{}, { date: 'noon' }]), 400, '[1].date');
+    expectError(await call('POST', `${api}/upsert-history/${flow}`, { date: '2023-02-29T00:00:00Z' }), 400, 'date');
     expect(await list(flow)).toEqual([]);
   });
 

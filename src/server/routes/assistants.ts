@@ -17,9 +17,10 @@ function parseDetails(status: 400 | 422) {
 }
 
 export const assistantRoutes: HandlersFor<
-  'createAssistant' | 'listAssistants' | 'getAssistant' | 'updateAssistant' | 'deleteAssistant'
+  'createAssistant' | 'listAssistants' | 'getAssistant' | 'updateAssistant' | 'deleteAssistant' | 'importAssistants'
 > = {
   createAssistant: { preValidation: parseDetails(422), handle: ({ store, body }) => store.createAssistant(body) },
+  importAssistants: { handle: async ({ store, body }) => ({ affected: await store.ingestAssistants(body) }) },
   listAssistants: { handle: ({ store, query }) => store.listAssistants(query.type, pageOf(query)) },
   getAssistant: {
     async handle({ store, params }) {

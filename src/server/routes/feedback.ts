@@ -2,7 +2,7 @@ import { notFound } from '../errors.js';
 import { dateRange, pageOf, sortOrder } from './query.js';
 import type { HandlersFor } from './types.js';
 
-export const feedbackRoutes: HandlersFor<'listFeedback' | 'createFeedback' | 'updateFeedback'> = {
+export const feedbackRoutes: HandlersFor<'listFeedback' | 'createFeedback' | 'updateFeedback' | 'importFeedback'> = {
   listFeedback: {
     handle: ({ store, params, query }) =>
       store.listFeedback(
@@ -12,6 +12,7 @@ export const feedbackRoutes: HandlersFor<'listFeedback' | 'createFeedback' | 'up
       ),
   },
   createFeedback: { handle: ({ store, body }) => store.createFeedback(body) },
+  importFeedback: { handle: async ({ store, body }) => ({ affected: await store.ingestFeedback(body) }) },
   updateFeedback: {
     async handle({ store, params, body }) {
       return (await store.updateFeedback(params.id, body)) ?? Promise.reject(notFound('feedback', params.id));

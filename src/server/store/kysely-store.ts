@@ -8,17 +8,20 @@ import {
   type Assistant,
   type AssistantCreate,
   type AssistantDetails,
+  type AssistantIngest,
   type AssistantUpdate,
   type ChatMessage,
   type ChatMessageIngest,
   type Chatflow,
   type Feedback,
   type FeedbackCreate,
+  type FeedbackIngest,
   type FeedbackUpdate,
   type UpsertHistory,
   type UpsertHistoryIngest,
   type Variable,
   type VariableCreate,
+  type VariableIngest,
   type VariableUpdate,
 } from '../../schema/resources.js';
 import { normaliseDateTime } from '../dates.js';
@@ -188,9 +191,10 @@ export class KyselyStore implements Store {
     return { rows: stream() };
   }
 
+  /** Inserts rows, skipping those that clash on `id` (on any unique key for feedback: one a message). */
   private async insertChunks(
     trx: Transaction<Database>,
-    table: 'chat_message' | 'upsert_history',
+    table: keyof Database,
     rows: readonly object[],
   ): Promise<number> {
     let inserted = 0;
@@ -198,7 +202,7 @@ export class KyselyStore implements Store {
       const result = await trx
         .insertInto(table)
         .values(rows.slice(i, i + INSERT_CHUNK) as any)
-        .onConflict((oc) => oc.column('id').doNothing())
+        .onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing())
         .executeTakeFirst();
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
@@ -243,6 +247,22 @@ export class KyselyStore implements Store {
   async deleteVariable(id: string): Promise<number> {
     const r = await this.db.deleteFrom('variable').where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows);
+  }
+
+  async ingestVariables(variables: VariableIngest[]): Promise<number> {
+    const at = now();
+    const rows = variables.map((v): VariableRow => {
+      const createdDate = storedDate(v.createdDate, at);
+      return {
+        id: v.id ?? randomUUID(),
+        name: v.name,
+        value: v.value ?? '',
+        type: v.type ?? 'static',
+        createdDate,
+        updatedDate: storedDate(v.updatedDate, createdDate),
+      };
+    });
+    return this.db.transaction().execute((trx) => this.insertChunks(trx, 'variable', rows));
   }
 
   // ---------------------------------------------------------------- feedback
@@ -314,6 +334,43 @@ export class KyselyStore implements Store {
     return row && toFeedback(row);
   }
 
+  async ingestFeedback(feedback: FeedbackIngest[]): Promise<number> {
+    const at = now();
+    return this.db.transaction().execute(async (trx) => {
+      // Each rated message must exist: its chatflow and chat fill in (or must match) the feedback's.
+      const messages = new Map<string, { chatflowid: string; chatId: string }>();
+      const ids = [...new Set(feedback.map((f) => f.messageId))];
+      for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+        const found = await trx
+          .selectFrom('chat_message')
+          .select(['id', 'chatflowid', 'chatId'])
+          .where('id', 'in', ids.slice(i, i + INSERT_CHUNK))
+          .execute();
+        for (const m of found) messages.set(m.id, m);
+      }
+      const rows = feedback.map((f, i): FeedbackRow => {
+        const message = messages.get(f.messageId);
+        if (!message) throw badRequest(`[${i}].messageId: no message ${f.messageId} (import the messages first)`);
+        for (const field of ['chatflowid', 'chatId'] as const) {
+          const given = f[field];
+          if (given !== undefined && given !== message[field]) {
+            throw badRequest(`[${i}].${field} ${given} does not match the message's ${field} ${message[field]}`);
+          }
+        }
+        return {
+          id: f.id ?? randomUUID(),
+          chatflowid: message.chatflowid,
+          chatId: message.chatId,
+          messageId: f.messageId,
+          rating: f.rating,
+          content: f.content ?? null,
+          createdDate: storedDate(f.createdDate, at),
+        };
+      });
+      return this.insertChunks(trx, 'chat_message_feedback', rows);
+    });
+  }
+
   // ---------------------------------------------------------------- assistants
 
   async createAssistant(input: AssistantCreate): Promise<Assistant> {
@@ -370,6 +427,23 @@ export class KyselyStore implements Store {
   async deleteAssistant(id: string): Promise<number> {
     const r = await this.db.deleteFrom('assistant').where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows);
+  }
+
+  async ingestAssistants(assistants: AssistantIngest[]): Promise<number> {
+    const at = now();
+    const rows = assistants.map((a): AssistantRow => {
+      const createdDate = storedDate(a.createdDate, at);
+      return {
+        id: a.id ?? randomUUID(),
+        details: JSON.stringify(a.details),
+        credential: a.credential ?? null,
+        iconSrc: a.iconSrc ?? null,
+        type: a.type ?? 'CUSTOM',
+        createdDate,
+        updatedDate: storedDate(a.updatedDate, createdDate),
+      };
+    });
+    return this.db.transaction().execute((trx) => this.insertChunks(trx, 'assistant', rows));
   }
 
   // ---------------------------------------------------------------- chat messages

@@ -2,16 +2,16 @@
 // sharing one database. `pg` is imported only when this store is opened.
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
-  type CompiledQuery,
   type DatabaseConnection,
   type Driver,
-  type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
 import { ServiceError } from '../errors.js';
+import { isUnavailable } from './failures.js';
 import { KyselyStore } from './kysely-store.js';
 import { migrate } from './migrations.js';
 import type { Database } from './tables.js';
@@ -111,58 +111,77 @@ function translate(err: unknown): unknown {
   return err;
 }
 
-class GuardedConnection implements DatabaseConnection {
-  constructor(readonly inner: DatabaseConnection) {}
+/** Errors after which a connection is no use: lost, cut by the server, or shutting down. */
+function isConnectionFatal(err: unknown): boolean {
+  const e = err as { code?: string; severity?: string } | null;
+  return isUnavailable(err) || e?.severity === 'FATAL' || e?.severity === 'PANIC' || /^(57P|08)/.test(e?.code ?? '');
+}
+
+class PgConnection implements DatabaseConnection {
+  /** Set when a query failed in a way that leaves the connection unusable. */
+  broken: Error | undefined;
+  constructor(readonly client: PoolClient) {}
+
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     try {
-      return await this.inner.executeQuery<R>(query);
+      const { command, rowCount, rows } = await this.client.query(query.sql, [...query.parameters]);
+      const counted = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+      return { numAffectedRows: counted ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
     } catch (err) {
+      if (isConnectionFatal(err)) this.broken = err as Error;
       throw translate(err);
     }
   }
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize);
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('the PostgreSQL store does not stream with cursors; it pages by key');
   }
 }
 
-/** kysely's PostgreSQL driver, with driver errors translated (see `translate`). */
-class GuardedDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
-  init() {
-    return this.inner.init();
-  }
+/**
+ * kysely's driver contract over a `pg` pool. kysely's own PostgresDriver releases a connection
+ * without saying it failed, so pg-pool puts a connection the server has just cut back in the pool
+ * (its socket is not closed yet) and the next request fails on it too. This one tells the pool to
+ * discard it.
+ */
+class PgDriver implements Driver {
+  constructor(private readonly pool: Pool) {}
+  async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new GuardedConnection(await this.inner.acquireConnection());
+    return new PgConnection(await this.pool.connect());
   }
-  beginTransaction(c: DatabaseConnection, settings: TransactionSettings) {
-    return this.inner.beginTransaction(c, settings);
+  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    let statement = 'begin';
+    if (settings.isolationLevel || settings.accessMode) {
+      statement = 'start transaction';
+      if (settings.isolationLevel) statement += ` isolation level ${settings.isolationLevel}`;
+      if (settings.accessMode) statement += ` ${settings.accessMode}`;
+    }
+    await c.executeQuery(CompiledQuery.raw(statement));
   }
-  commitTransaction(c: DatabaseConnection) {
-    return this.inner.commitTransaction(c);
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('commit'));
   }
-  rollbackTransaction(c: DatabaseConnection) {
-    return this.inner.rollbackTransaction(c);
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('rollback'));
   }
-  async savepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
-    await this.inner.savepoint?.(c, name, compile);
+  async releaseConnection(c: DatabaseConnection): Promise<void> {
+    const connection = c as PgConnection;
+    // An error given to release() makes pg-pool close the client instead of keeping it.
+    connection.client.release(connection.broken);
   }
-  async rollbackToSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
-    await this.inner.rollbackToSavepoint?.(c, name, compile);
-  }
-  async releaseSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
-    await this.inner.releaseSavepoint?.(c, name, compile);
-  }
-  releaseConnection(c: DatabaseConnection) {
-    return this.inner.releaseConnection((c as GuardedConnection).inner);
-  }
-  destroy() {
-    return this.inner.destroy();
+  async destroy(): Promise<void> {
+    await this.pool.end();
   }
 }
 
-class GuardedPostgresDialect extends PostgresDialect {
+class PgDialect extends PostgresDialect {
+  constructor(private readonly pool: Pool) {
+    super({ pool });
+  }
   override createDriver(): Driver {
-    return new GuardedDriver(super.createDriver());
+    return new PgDriver(this.pool);
   }
 }
 
@@ -206,7 +225,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     client.on('error', () => {});
   });
 
-  const db = new Kysely<Database>({ dialect: new GuardedPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PgDialect(pool) });
   try {
     await migrate(db as Kysely<unknown>, 'postgres');
   } catch (err) {

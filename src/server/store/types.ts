@@ -3,18 +3,21 @@ import type { SortOrder } from '../../schema/common.js';
 import type {
   Assistant,
   AssistantCreate,
+  AssistantIngest,
   AssistantUpdate,
   ChatMessage,
   ChatMessageIngest,
   Chatflow,
   Feedback,
   FeedbackCreate,
+  FeedbackIngest,
   FeedbackUpdate,
   Rating,
   UpsertHistory,
   UpsertHistoryIngest,
   Variable,
   VariableCreate,
+  VariableIngest,
   VariableUpdate,
 } from '../../schema/resources.js';
 
@@ -65,17 +68,27 @@ export interface Store {
   listVariables(page: PageRequest): Promise<Listing<Variable>>;
   updateVariable(id: string, patch: VariableUpdate): Promise<Variable | undefined>;
   deleteVariable(id: string): Promise<number>;
+  /** Inserts in one transaction, ids and dates kept, existing ids skipped; answers how many were new. */
+  ingestVariables(variables: VariableIngest[]): Promise<number>;
 
   /** Fills chatId/chatflowid from the message; throws ServiceError 404/400/409. */
   createFeedback(input: FeedbackCreate): Promise<Feedback>;
   listFeedback(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>>;
   updateFeedback(id: string, patch: FeedbackUpdate): Promise<Feedback | undefined>;
+  /**
+   * Inserts in one transaction, ids and dates kept; skips existing ids and messages that already
+   * have feedback; fills chatId/chatflowid from the message; throws ServiceError 400 for an unknown
+   * message or a contradicting chatId/chatflowid.
+   */
+  ingestFeedback(feedback: FeedbackIngest[]): Promise<number>;
 
   createAssistant(input: AssistantCreate): Promise<Assistant>;
   listAssistants(type: string | undefined, page: PageRequest): Promise<Listing<Assistant>>;
   getAssistant(id: string): Promise<Assistant | undefined>;
   updateAssistant(id: string, patch: AssistantUpdate): Promise<Assistant | undefined>;
   deleteAssistant(id: string): Promise<number>;
+  /** Inserts in one transaction, ids and dates kept, existing ids skipped; answers how many were new. */
+  ingestAssistants(assistants: AssistantIngest[]): Promise<number>;
 
   listMessages(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>>;
   /** Deletes the matching messages and their feedback; answers how many messages went. */

@@ -1,0 +1,83 @@
+// The readable layout of `messages tail` on a terminal: a rule naming the session (and the day)
+// whenever it changes, then one block per message: time, role, content wrapped to the width,
+// and the tools it used and its rating. Colour through chalk, only when colour is on.
+import chalk from 'chalk';
+import type { ChatMessage } from '../client/index.js';
+import { millis } from './date-bounds.js';
+import { displayWidth, padEnd, sanitize, truncate, wrap } from './text.js';
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const localDay = (d: Date) => `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+const localTime = (d: Date) => `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+
+const ROLE_W = 4;
+const TIME_W = 8;
+const GUTTER = TIME_W + 2 + ROLE_W + 2;
+const UP = '▲ rated up';
+const DOWN = '▼ rated down';
+
+function roleLabel(role: string): string {
+  if (role === 'userMessage') return 'user';
+  if (role === 'apiMessage') return 'bot';
+  return truncate(sanitize(role), ROLE_W);
+}
+
+export class ChatView {
+  private session: string | undefined;
+  private day: string | undefined;
+
+  constructor(private readonly opts: { width: number; color: boolean }) {}
+
+  /** The lines of one message (with a rule before it when the session or day changed), ending in \n. */
+  render(m: ChatMessage): string {
+    const { color } = this.opts;
+    const width = Math.max(40, this.opts.width);
+    const out: string[] = [];
+    const ts = millis(m.createdDate);
+    const date = Number.isNaN(ts) ? undefined : new Date(ts);
+    const day = date ? localDay(date) : '';
+    const session = sanitize(String(m.sessionId || m.chatId || '-'));
+    if (session !== this.session || day !== this.day) {
+      const parts = [`session ${session}`];
+      if (m.chatType) parts.push(sanitize(String(m.chatType)));
+      if (day) parts.push(day);
+      const text = truncate(parts.join(' · '), width - 4);
+      const rule = `── ${text} ${'─'.repeat(Math.max(0, width - displayWidth(text) - 4))}`;
+      if (this.session !== undefined) out.push('');
+      out.push(color ? chalk.dim(rule) : rule);
+      this.session = session;
+      this.day = day;
+    }
+    const time = padEnd(date ? localTime(date) : '--:--:--', TIME_W);
+    const role = padEnd(roleLabel(m.role), ROLE_W);
+    const roleText = color ? (m.role === 'userMessage' ? chalk.cyan.bold(role) : m.role === 'apiMessage' ? chalk.green.bold(role) : chalk.bold(role)) : role;
+    const textWidth = Math.max(20, width - GUTTER);
+    const body = wrap(m.content ?? '', textWidth);
+    const indent = ' '.repeat(GUTTER);
+    out.push(`${color ? chalk.dim(time) : time}  ${roleText}  ${body[0]}`.trimEnd());
+    for (const line of body.slice(1)) out.push(`${indent}${line}`.trimEnd());
+
+    const extras: string[] = [];
+    const tools = toolNames(m);
+    if (tools.length) extras.push(`tools: ${tools.join(', ')}`);
+    const fb = m.feedback as { rating?: string; content?: string | null } | null | undefined;
+    if (fb?.rating === 'THUMBS_UP' || fb?.rating === 'THUMBS_DOWN') {
+      extras.push(`${fb.rating === 'THUMBS_UP' ? UP : DOWN}${fb.content ? ` "${sanitize(fb.content)}"` : ''}`);
+    }
+    if (extras.length) {
+      let line = truncate(extras.join('   '), textWidth);
+      if (color) line = chalk.dim(line).replace(UP, chalk.green(UP)).replace(DOWN, chalk.red(DOWN));
+      out.push(`${indent}${line}`);
+    }
+    return `${out.join('\n')}\n`;
+  }
+}
+
+function toolNames(m: ChatMessage): string[] {
+  const used = (m as { usedTools?: unknown }).usedTools;
+  if (!Array.isArray(used)) return [];
+  return used
+    .map((t) => (t && typeof t === 'object' ? (t as { tool?: unknown }).tool : undefined))
+    .filter((t): t is string => typeof t === 'string' && t !== '')
+    .map((t) => sanitize(t));
+}
