@@ -8,7 +8,7 @@
 // Loaded only by `__complete`. Top-level imports are node built-ins and modules the command tree
 // has already loaded; the client, conf and the embedded service are imported only on a cache miss.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Argument, Command, Option } from 'commander';
@@ -233,6 +233,8 @@ function valueNameOf(o: Option): string | undefined {
 export interface CompleteOptions {
   /** Live values: default `liveValues` (server, cache, timeout). */
   live?: (kind: LiveKind, conn: ConnectionFlags) => Promise<Candidate[]>;
+  /** How `liveValues` fetches on a cache miss. */
+  liveControl?: LiveControl;
   /** Saved profile names. */
   profiles?: () => Promise<Candidate[]>;
 }
@@ -247,7 +249,7 @@ async function valuesFor(values: Values | undefined, w: Walk, opts: CompleteOpti
     case 'profiles':
       return (opts.profiles ?? savedProfiles)();
     case 'live':
-      return (opts.live ?? liveValues)(values.live, w.conn);
+      return opts.live ? opts.live(values.live, w.conn) : liveValues(values.live, w.conn, opts.liveControl);
   }
 }
 
@@ -338,13 +340,13 @@ async function savedProfiles(): Promise<Candidate[]> {
 
 // ---------------------------------------------------------------- live values, cached
 
-/** Seconds a cached list is used. */
+/** How long a cached list is used. */
 export const CACHE_TTL_MS = 60_000;
 /** The request timeout for live values. */
 export const LIVE_TIMEOUT_MS = 1000;
 /**
- * Whatever happens, the answer is given this long after the process started (the embedded
- * service, conf and undici load within it on a cache miss); later, the answer is empty.
+ * Whatever happens, the answer is given this long after the process started (conf and undici
+ * load within it on a cache miss); what is not there by then is not answered.
  */
 export const DEADLINE_MS = 1500;
 
@@ -411,10 +413,54 @@ function writeCache(file: string, entry: CacheEntry): void {
   }
 }
 
-/** Set when the deadline passed with a request or the embedded service still busy. */
-export let abandoned = false;
+/** How a live list is fetched on a cache miss. */
+export interface LiveControl {
+  /** This process is the refresher: skip the cache, take the time the embedded service needs. */
+  refresh?: boolean;
+  /**
+   * Starts a detached `chatflow __complete --refresh -- <words>`: used when the embedded service
+   * would have to start, which takes longer than the deadline on a slow machine. The refresher
+   * fills the cache (this process waits for it until the deadline); the next TAB finds it there.
+   */
+  spawnRefresh?: () => void;
+}
 
-async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: number): Promise<{ items: Candidate[]; config?: string }> {
+/** The refresher's own limit. */
+export const REFRESH_DEADLINE_MS = 20_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Starts the refresher unless one started less than REFRESH_DEADLINE_MS ago (its lock file). */
+function startRefresher(file: string, spawnRefresh: () => void): void {
+  const lock = `${file}.lock`;
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const age = Date.now() - (mtimeOf(lock) ?? 0);
+    if (age < REFRESH_DEADLINE_MS) return;
+    writeFileSync(lock, String(process.pid), { mode: 0o600 });
+    spawnRefresh();
+  } catch {
+    // no refresher: no ids this time
+  }
+}
+
+async function waitForCache(file: string, key: string, until: number): Promise<Candidate[]> {
+  while (performance.now() < until) {
+    await sleep(40);
+    const items = readCache(file, key, Date.now());
+    if (items) return items;
+  }
+  return [];
+}
+
+interface Fetched {
+  items: Candidate[];
+  config?: string;
+  /** Already in the cache (written by the refresher). */
+  cached?: boolean;
+}
+
+async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: number, ctl: LiveControl, cache: { file: string; key: string; until: number }): Promise<Fetched> {
   const ctx = new Context({ url: conn.url, apiKey: conn.apiKey, profile: conn.profile, timeout: String(timeoutMs / 1000) });
   let own: ChatflowClient | undefined;
   try {
@@ -425,6 +471,9 @@ async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: numbe
       // The commands' client, without retries: a refused connection answers at once.
       const { createClient } = await import('../client/index.js');
       client = own = createClient({ baseUrl: c.url, apiKey: c.apiKey, timeoutMs, retries: 0 });
+    } else if (!ctl.refresh && ctl.spawnRefresh) {
+      startRefresher(cache.file, ctl.spawnRefresh);
+      return { items: await waitForCache(cache.file, cache.key, cache.until), cached: true };
     } else {
       client = await ctx.client(); // starts the embedded service, as the commands do
     }
@@ -437,10 +486,11 @@ async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: numbe
 
 /**
  * Live values from the server the words point to: the cached list when younger than
- * CACHE_TTL_MS, else a request with a one-second timeout and no retries. Never throws:
- * no server, a timeout, an error answer or the deadline give an empty list (not cached).
+ * CACHE_TTL_MS, else a request with a one-second timeout and no retries (the embedded service
+ * through a refresher, see LiveControl). Never throws: no server, a timeout, an error answer or
+ * the deadline give an empty list (not cached).
  */
-export async function liveValues(kind: LiveKind, conn: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<Candidate[]> {
+export async function liveValues(kind: LiveKind, conn: ConnectionFlags, ctl: LiveControl = {}, env: NodeJS.ProcessEnv = process.env): Promise<Candidate[]> {
   let key: string;
   let viaConfig: boolean;
   try {
@@ -449,23 +499,30 @@ export async function liveValues(kind: LiveKind, conn: ConnectionFlags, env: Nod
     return []; // an invalid URL
   }
   const file = cacheFile(key, kind, env);
-  const cached = readCache(file, key, Date.now());
-  if (cached) return cached;
+  if (!ctl.refresh) {
+    const cached = readCache(file, key, Date.now());
+    if (cached) return cached;
+  }
 
-  const remaining = DEADLINE_MS - performance.now();
+  const until = ctl.refresh ? REFRESH_DEADLINE_MS : DEADLINE_MS;
+  const remaining = until - performance.now();
   if (remaining <= 50) return [];
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      abandoned = true;
-      resolve(undefined);
-    }, remaining);
+    timer = setTimeout(resolve, remaining, undefined);
   });
-  const fetched = fetchLive(kind, conn, Math.min(LIVE_TIMEOUT_MS, Math.max(100, Math.round(remaining))));
-  const result = await Promise.race([fetched.catch(() => undefined), deadline]);
-  clearTimeout(timer);
-  if (!result) return [];
-  const config = viaConfig && result.config ? { path: result.config, mtimeMs: mtimeOf(result.config) } : undefined;
-  writeCache(file, { v: 1, key, at: Date.now(), ...(config ? { config } : {}), items: result.items });
-  return result.items;
+  const timeoutMs = Math.min(LIVE_TIMEOUT_MS, Math.max(100, Math.round(remaining)));
+  const fetched = fetchLive(kind, conn, timeoutMs, ctl, { file, key, until });
+  try {
+    const result = await Promise.race([fetched.catch(() => undefined), deadline]);
+    if (!result) return [];
+    if (!result.cached) {
+      const config = viaConfig && result.config ? { path: result.config, mtimeMs: mtimeOf(result.config) } : undefined;
+      writeCache(file, { v: 1, key, at: Date.now(), ...(config ? { config } : {}), items: result.items });
+    }
+    return result.items;
+  } finally {
+    clearTimeout(timer);
+    if (ctl.refresh) rmSync(`${file}.lock`, { force: true });
+  }
 }

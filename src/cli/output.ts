@@ -225,26 +225,32 @@ function textWidth(s: string): number {
 const MIN_COL = 5; // 3 characters plus the padding
 
 /**
- * Column widths (padding included) whose sum, with the n+1 borders, fits `width`: narrow columns
- * keep their natural width, the wide ones share what is left.
+ * Column widths (padding included) whose sum fits `width`: `fixed` columns (ids, which are
+ * useless cut) and narrow ones keep their natural width, the wide ones share what is left.
  */
-export function fitColumns(natural: number[], width: number): number[] {
-  const avail = width - (natural.length + 1);
+export function fitColumns(natural: number[], width: number, fixed: boolean[] = []): number[] {
   const total = natural.reduce((a, b) => a + b, 0);
-  if (total <= avail) return natural.slice();
+  if (total <= width) return natural.slice();
   const widths = natural.slice();
-  const order = natural.map((_, i) => i).sort((a, b) => natural[a]! - natural[b]!);
-  let remaining = avail;
-  let left = natural.length;
-  for (const i of order) {
-    const share = Math.floor(remaining / left);
-    const w = Math.min(natural[i]!, Math.max(share, MIN_COL));
+  let remaining = width - natural.reduce((sum, w, i) => sum + (fixed[i] ? w : 0), 0);
+  const flexible = natural.map((_, i) => i).filter((i) => !fixed[i]);
+  let left = flexible.length;
+  for (const i of flexible.sort((a, b) => natural[a]! - natural[b]!)) {
+    const w = Math.min(natural[i]!, Math.max(Math.floor(remaining / left), MIN_COL));
     widths[i] = w;
     remaining -= w;
     left--;
   }
   return widths;
 }
+
+/** Columns never cut: identifiers (`id`, `chatflowid`, `messageId`…) and dates. */
+const isFixedColumn = (name: string) => /(^|[a-z])(id|Id)$/.test(name) || /(^d|D)ate$/.test(name);
+
+const TABLE_CHARS = [
+  'top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right',
+  'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle',
+] as const;
 
 async function renderTable(
   head: string[] | undefined,
@@ -256,7 +262,12 @@ async function renderTable(
   const { default: Table } = await import('cli-table3');
   const color = stdoutColor();
   const ncols = head?.length ?? rows[0]?.length ?? 0;
-  const tableOpts: ConstructorParameters<typeof Table>[0] = { style: { head: [], border: [] } };
+  // Borderless, columns apart by their right padding (as kubectl and gh lay out lists): more
+  // rows fit a screen, and the text copies cleanly.
+  const tableOpts: ConstructorParameters<typeof Table>[0] = {
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    chars: Object.fromEntries(TABLE_CHARS.map((c) => [c, ''])),
+  };
   if (head) tableOpts.head = head.map((h) => (color ? chalk.bold(h) : h));
   if (isTty(out)) {
     const natural: number[] = [];
@@ -266,13 +277,13 @@ async function renderTable(
       natural.push(w + 2);
     }
     const width = opts.width ?? (typeof out.columns === 'number' && out.columns > 0 ? out.columns : stdoutColumns());
-    tableOpts.colWidths = fitColumns(natural, width);
+    tableOpts.colWidths = fitColumns(natural, width - 1, keyColumn ? [true] : (head ?? []).map(isFixedColumn));
     tableOpts.wordWrap = false;
     tableOpts.truncate = '…';
   }
   const table = new Table(tableOpts);
   for (const row of rows) table.push(keyColumn && color ? [chalk.bold(row[0] ?? ''), ...row.slice(1)] : row);
-  await put(out, `${table.toString()}\n`);
+  await put(out, `${table.toString().replace(/ +$/gm, '')}\n`);
 }
 
 // ---------------------------------------------------------------- sinks, one per format

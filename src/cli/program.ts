@@ -6,9 +6,12 @@ import { registerAssistants } from './commands/assistants.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExport } from './commands/export.js';
 import { registerFeedback } from './commands/feedback.js';
+import { registerImport } from './commands/import.js';
 import { registerMessages } from './commands/messages.js';
 import { registerServe } from './commands/serve.js';
+import { registerStats } from './commands/stats.js';
 import { registerUpsertHistory } from './commands/upsert-history.js';
 import { registerVariables } from './commands/variables.js';
 import { addGeneralOptions, examples } from './options.js';
@@ -40,9 +43,12 @@ export function buildProgram(): Command {
   registerAssistants(program);
   registerMessages(program);
   registerUpsertHistory(program);
+  registerStats(program);
   registerApi(program);
   registerConfig(program);
   registerDemo(program);
+  registerExport(program);
+  registerImport(program);
   registerServe(program);
   registerCompletion(program);
 

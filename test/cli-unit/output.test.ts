@@ -194,7 +194,8 @@ describe('table', () => {
     expect(text).toContain('x'.repeat(200));
   });
   it('shares the width: narrow columns keep theirs', () => {
-    expect(fitColumns([6, 30, 30], 40)).toEqual([6, 15, 15]);
+    expect(fitColumns([6, 30, 30], 40)).toEqual([6, 17, 17]);
+    expect(fitColumns([38, 30, 30], 60, [true])).toEqual([38, 11, 11]);
     expect(fitColumns([6, 10], 40)).toEqual([6, 10]);
   });
   it('has no ANSI codes when colour is off, and has some when forced on', async () => {

@@ -216,17 +216,29 @@ export function csvRecords(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ''])));
 }
 
-/** The cells of a box-drawn table (cli-table3), row by row, trimmed; ANSI codes removed. */
+/**
+ * The cells of a table, row by row (the header first when there is one), trimmed, ANSI codes
+ * removed. Reads both a box-drawn table (cli-table3 borders) and a borderless one whose columns are
+ * padded apart by two spaces or more (a column starts where, on every line, two blanks end).
+ */
 export function tableRows(text: string): string[][] {
   // eslint-disable-next-line no-control-regex
   const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
-  return plain
-    .split('\n')
-    .filter((l) => l.startsWith('│'))
-    .map((l) =>
-      l
-        .slice(1, l.lastIndexOf('│'))
-        .split('│')
-        .map((c) => c.trim()),
-    );
+  const lines = plain.split('\n').filter((l) => l.trim() !== '');
+  if (lines.some((l) => l.startsWith('│'))) {
+    return lines
+      .filter((l) => l.startsWith('│'))
+      .map((l) =>
+        l
+          .slice(1, l.lastIndexOf('│'))
+          .split('│')
+          .map((c) => c.trim()),
+      );
+  }
+  const chars = lines.map((l) => Array.from(l));
+  const width = Math.max(0, ...chars.map((c) => c.length));
+  const blank = (i: number) => chars.every((c) => (c[i] ?? ' ') === ' ');
+  const starts = [0];
+  for (let i = 2; i < width; i++) if (!blank(i) && blank(i - 1) && blank(i - 2)) starts.push(i);
+  return chars.map((c) => starts.map((s, k) => c.slice(s, starts[k + 1] ?? c.length).join('').trim()));
 }

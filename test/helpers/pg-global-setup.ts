@@ -16,6 +16,31 @@ const ADMIN_URL = process.env.CHATFLOW_TEST_PG_ADMIN_URL ?? 'postgres://postgres
 
 const redact = (url: string) => url.replace(/^(postgres(?:ql)?:\/\/)[^@/]*@/i, '$1***@');
 
+/**
+ * A run killed before its teardown leaves its database behind: drop those whose vitest process
+ * is gone. Only for a server on this machine, where the pid in the name means something.
+ */
+async function dropOrphans(admin: pg.Client): Promise<void> {
+  if (!/^(localhost|127\.0\.0\.1|\[::1\])$/.test(new URL(ADMIN_URL).hostname)) return;
+  const { rows } = await admin.query<{ datname: string }>(
+    String.raw`SELECT datname FROM pg_database WHERE datname ~ '^chatflow_test_\d+$'`,
+  );
+  for (const { datname } of rows) {
+    const pid = Number(datname.slice('chatflow_test_'.length));
+    if (pid === process.pid || isAlive(pid)) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const given = process.env.CHATFLOW_TEST_DATABASE_URL;
   if (given) {
@@ -26,6 +51,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
+    await dropOrphans(admin);
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${name}`);
   } catch (err) {

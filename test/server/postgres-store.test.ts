@@ -398,5 +398,6 @@ describe('PostgreSQL start-up errors never show the credentials', () => {
   it('redactUrl hides user and password', () => {
     expect(redactUrl(`postgres://bob:${secret}@db:5432/x?sslmode=require`)).toBe('postgres://***@db:5432/x?sslmode=require');
     expect(redactUrl('postgresql://db/x')).toBe('postgresql://db/x');
+    expect(redactUrl('postgres://u:p@ss@db/x')).toBe('postgres://***@db/x');
   });
 });

@@ -1,5 +1,6 @@
 // `chatflow completion <shell>` prints a completion script; the hidden `chatflow __complete
 // <words...>` answers it (see ../complete.ts). The scripts live in completions/ at the package root.
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { Argument, type Command } from 'commander';
 import { addGeneralOptions, examples } from '../options.js';
@@ -10,6 +11,19 @@ export type Shell = (typeof SHELLS)[number];
 /** The script for a shell, from completions/ (dist/cli/commands and src/cli/commands are 3 levels down). */
 export function completionScript(shell: Shell): Promise<string> {
   return readFile(new URL(`../../../completions/chatflow.${shell}`, import.meta.url), 'utf8');
+}
+
+/** `chatflow __complete --refresh -- <words>`, detached: it outlives this process. */
+function spawnRefresher(words: string[]): void {
+  const script = process.argv[1];
+  if (!script) return;
+  const child = spawn(process.execPath, [...process.execArgv, script, '__complete', '--refresh', '--', ...words], {
+    detached: true,
+    stdio: 'ignore',
+    env: process.env,
+  });
+  child.on('error', () => undefined);
+  child.unref();
 }
 
 export function registerCompletion(program: Command): void {
@@ -37,14 +51,18 @@ export function registerCompletion(program: Command): void {
     .command('__complete', { hidden: true })
     .description('completion candidates for the last word, one a line (value<TAB>description)')
     .argument('[words...]')
+    .option('--refresh', 'fill the cache of live values (run detached by __complete itself)')
     .helpOption(false)
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async (words: string[], _opts: unknown, cmd: Command) => {
+    .action(async (words: string[] | undefined, opts: { refresh?: boolean }, cmd: Command) => {
       let out = '';
       try {
         const { complete, formatCandidates } = await import('../complete.js');
-        out = formatCandidates(await complete(cmd.parent ?? program, words ?? []));
+        const given = words ?? [];
+        const spawnRefresh = () => spawnRefresher(given);
+        out = formatCandidates(await complete(cmd.parent ?? program, given, { liveControl: { refresh: opts.refresh, spawnRefresh } }));
+        if (opts.refresh) out = '';
       } catch {
         out = '';
       }

@@ -6,6 +6,7 @@ import { messageFilterFlags, messageQuery, order, type MessageFilterFlags } from
 import { dataCommand, examples, mutation } from '../options.js';
 import { printNote } from '../output.js';
 import { action, addPageOptions, confirmOrRefuse, pageFlags, plural, printDryRun } from '../run.js';
+import { registerTail } from './tail.js';
 
 const COLUMNS = ['createdDate', 'role', 'sessionId', 'chatType', 'content', 'id'];
 
@@ -114,4 +115,6 @@ export function registerMessages(program: Command): void {
         }
       }),
     );
+
+  registerTail(group);
 }

@@ -35,12 +35,13 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** The URL with its user and password hidden: `postgres://***@host:5432/db`. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1***@');
+  // Up to the last @ of the authority: a password may hold an unescaped @.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }
 
 /** Removes credentials from a message that may quote the URL (or the password alone). */
 function redactMessage(message: string, url: string): string {
-  let out = message.split(url).join(redactUrl(url)).replace(/(postgres(?:ql)?:\/\/)[^@/\s?#]*@/gi, '$1***@');
+  let out = message.split(url).join(redactUrl(url)).replace(/(postgres(?:ql)?:\/\/)[^/\s?#]*@/gi, '$1***@');
   const password = passwordOf(url);
   if (password && password.length >= 3) out = out.split(password).join('***');
   return out;

@@ -1,0 +1,52 @@
+#compdef chatflow
+# zsh completion for chatflow
+#
+# Install:  echo 'source <(chatflow completion zsh)' >> ~/.zshrc        (after compinit)
+#      or:  chatflow completion zsh > "${fpath[1]}/_chatflow"            (then restart zsh)
+#
+# This script holds no command list: `chatflow __complete -- <words...>` walks the CLI's own
+# command tree and answers one candidate a line (`value<TAB>description`). The line `:files`
+# asks for file names.
+
+_chatflow() {
+    local -a vals disp
+    local out line val desc
+    local -i width=0 described=0
+    # The words before the current one, and the current one up to the cursor.
+    out=$(command chatflow __complete -- "${(@)words[2,CURRENT-1]}" "$PREFIX" 2>/dev/null)
+    for line in "${(@f)out}"; do
+        [[ -z $line ]] && continue
+        if [[ $line == :files ]]; then
+            _files
+            continue
+        fi
+        val=${line%%$'\t'*}
+        vals+=("$val")
+        (( ${#val} > width )) && width=${#val}
+    done
+    (( ${#vals} )) || return 1
+    for line in "${(@f)out}"; do
+        [[ -z $line || $line == :files ]] && continue
+        val=${line%%$'\t'*}
+        if [[ $line == *$'\t'* ]]; then
+            desc=${line#*$'\t'}
+            disp+=("${(r:width:)val}  -- $desc")
+            described=1
+        else
+            disp+=("$val")
+        fi
+    done
+    if (( described )); then
+        compadd -l -d disp -a vals
+    else
+        compadd -a vals
+    fi
+}
+
+if [[ ${funcstack[1]} == _chatflow ]]; then
+    # loaded from fpath
+    _chatflow "$@"
+else
+    # sourced
+    compdef _chatflow chatflow
+fi
