@@ -1,5 +1,6 @@
 // Date filter bounds: ISO 8601 date-times and plain dates, both bounds inclusive.
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /**
@@ -8,6 +9,11 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|
  * last millisecond as an upper bound; a date-time without a zone is taken as UTC.
  */
 export function parseDateBound(text: string, bound: 'start' | 'end'): string | null {
+  // The stored form itself (every date the service answers, so every date an import sends): as is.
+  if (CANONICAL.test(text)) {
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return text;
+  }
   const plain = PLAIN_DATE.exec(text);
   if (plain) {
     const ms = Date.UTC(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3]));

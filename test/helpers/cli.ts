@@ -216,6 +216,15 @@ export function csvRecords(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ''])));
 }
 
+/** East Asian wide characters and emoji: two terminal cells. */
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
 /**
  * The cells of a table, row by row (the header first when there is one), trimmed, ANSI codes
  * removed. Reads both a box-drawn table (cli-table3 borders) and a borderless one whose columns are
@@ -235,7 +244,8 @@ export function tableRows(text: string): string[][] {
           .map((c) => c.trim()),
       );
   }
-  const chars = lines.map((l) => Array.from(l));
+  // One slot per terminal cell: a wide (CJK, emoji) character takes two, the second left empty.
+  const chars = lines.map((l) => Array.from(l).flatMap((ch) => (isWide(ch.codePointAt(0)!) ? [ch, ''] : [ch])));
   const width = Math.max(0, ...chars.map((c) => c.length));
   const blank = (i: number) => chars.every((c) => (c[i] ?? ' ') === ' ');
   const starts = [0];

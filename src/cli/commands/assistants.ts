@@ -7,6 +7,7 @@ import { collect, dataCommand, examples, mutation } from '../options.js';
 import { printNote } from '../output.js';
 import { askText, requireValue } from '../prompts.js';
 import { action, addPageOptions, confirmOrRefuse, pageFlags, parseNumber, plural, printDryRun, readJsonFile } from '../run.js';
+import { registerAssistantsPromote } from './promote.js';
 
 const COLUMNS = ['id', 'details.name', 'details.model', 'type', 'updatedDate'];
 
@@ -129,7 +130,10 @@ export function registerAssistants(program: Command): void {
         const body = await assistantBody(opts);
         if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give a field flag or --file');
         if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
-        await ctx.print(await (await ctx.client()).assistants.update(id, body as never), { single: true });
+        const client = await ctx.client();
+        // Flowise replaces `details` whole (and refuses one without a name): send the merged object.
+        if (body.details !== undefined) body.details = { ...(await client.assistants.get(id)).details, ...(body.details as object) };
+        await ctx.print(await client.assistants.update(id, body as never), { single: true });
       }),
     );
 
@@ -149,4 +153,6 @@ export function registerAssistants(program: Command): void {
         }
       }),
     );
+
+  registerAssistantsPromote(group);
 }

@@ -15,7 +15,7 @@ import { dateBound, millis } from '../date-bounds.js';
 import { UsageError } from '../exit.js';
 import { messageFilterFlags, messageQuery, type MessageFilterFlags } from '../filters.js';
 import { dataCommand, examples } from '../options.js';
-import { getPath, printNote, printWarning } from '../output.js';
+import { getPath, printNote, printWarning, writeRecords } from '../output.js';
 import { action, parseNumber } from '../run.js';
 import { sanitize } from '../text.js';
 
@@ -246,7 +246,12 @@ export function registerTail(group: Command): void {
             }
             if (n === 0 && !opts.follow) printNote('No messages found.');
           } else {
-            const n = await ctx.print(messages, { columns: ['createdDate', 'role', 'sessionId', 'content', 'id'] });
+            const n = await writeRecords(messages, {
+              format,
+              fields: ctx.globals.fields?.split(',').map((f) => f.trim()).filter(Boolean),
+              quiet: ctx.globals.quiet,
+              columns: ['createdDate', 'role', 'sessionId', 'content', 'id'],
+            });
             if (n === 0 && !opts.follow && format !== 'json') printNote('No messages found.');
           }
         } catch (err) {

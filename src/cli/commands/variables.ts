@@ -7,6 +7,7 @@ import { dataCommand, examples, mutation } from '../options.js';
 import { printNote } from '../output.js';
 import { askText, requireValue } from '../prompts.js';
 import { action, addPageOptions, bodyFrom, confirmOrRefuse, pageFlags, plural, printDryRun } from '../run.js';
+import { registerVariablesPromote } from './promote.js';
 
 const COLUMNS = ['id', 'name', 'value', 'type', 'updatedDate'];
 
@@ -126,4 +127,6 @@ export function registerVariables(program: Command): void {
         await ctx.print(saved, { single: true });
       }),
     );
+
+  registerVariablesPromote(group);
 }

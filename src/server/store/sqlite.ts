@@ -2,7 +2,8 @@
 // several processes can share the file.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, SqliteDialect } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { KyselyStore } from './kysely-store.js';
 import { migrate } from './migrations.js';
 import type { Database } from './tables.js';
@@ -10,6 +11,40 @@ import type { Database } from './tables.js';
 export interface SqliteOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
   busyTimeoutMs?: number;
+}
+
+/**
+ * Statements kept prepared: list queries vary with their filters, inserts with their row count.
+ * A prepared 500-row INSERT holds about half a megabyte, hence a bound on the SQL kept as well.
+ */
+const CACHE_STATEMENTS = 100;
+const CACHE_SQL_CHARS = 200_000;
+
+/**
+ * The database as kysely sees it, preparing each SQL text once: kysely asks for every query
+ * afresh, and preparing a 500-row INSERT is a good part of running it. A statement still being
+ * iterated is busy: then a fresh one is prepared.
+ */
+function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  let chars = 0;
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const cached = cache.get(sql);
+      if (cached) cache.delete(sql);
+      else chars += sql.length;
+      const stmt = cached && !cached.busy ? cached : sqlite.prepare(sql);
+      cache.set(sql, stmt);
+      while (cache.size > CACHE_STATEMENTS || (chars > CACHE_SQL_CHARS && cache.size > 1)) {
+        const oldest = cache.keys().next().value!;
+        cache.delete(oldest);
+        chars -= oldest.length;
+      }
+      return stmt;
+    },
+  };
 }
 
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
@@ -26,7 +61,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     sqlite.close();
     throw err;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(sqlite) }) });
   try {
     await migrate(db as Kysely<unknown>, 'sqlite');
   } catch (err) {

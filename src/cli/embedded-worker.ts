@@ -1,0 +1,27 @@
+// The embedded service's thread (see embedded.ts): opens the store, listens on a free loopback
+// port, answers its URL, and closes everything when told to.
+import { parentPort, workerData } from 'node:worker_threads';
+import { startServer } from '../server/app.js';
+import { openStore } from '../server/open-store.js';
+import type { WorkerReply } from './embedded.js';
+
+const { dbPath, apiKey } = workerData as { dbPath: string; apiKey: string };
+const port = parentPort!;
+
+try {
+  const store = await openStore({ dbPath });
+  const server = await startServer({ store, host: '127.0.0.1', port: 0, apiKeys: [apiKey] }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  port.once('message', () => {
+    void server.close().finally(() => port.close());
+  });
+  port.postMessage({ url: server.url } satisfies WorkerReply);
+} catch (err) {
+  const { message, exitCode } = err as { message?: string; exitCode?: unknown };
+  port.postMessage({
+    error: { message: message ?? String(err), ...(typeof exitCode === 'number' ? { exitCode } : {}) },
+  } satisfies WorkerReply);
+  port.close();
+}

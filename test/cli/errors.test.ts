@@ -1,0 +1,154 @@
+// Exit codes 0–5 as documented in `chatflow --help`, the one-line error (JSON with -o json), no
+// stack trace unless --debug, and --debug's request lines that never show the key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_LINE, closedPort, runCli, type CliOptions } from '../helpers/cli.js';
+import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { call } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const KEY = 'sk-errors-0123456789abcdef';
+let server: TestServer; // requires KEY
+let fixture: FlowiseFixture;
+let variableId: string;
+
+/** Talks to `server` with the right key unless told otherwise. */
+const cli = (args: string[], opts: CliOptions = {}) =>
+  runCli(args, { url: server.url, ...opts, env: { CHATFLOW_API_KEY: KEY, ...opts.env } });
+
+/** stderr is exactly one line. */
+function oneLine(stderr: string): string {
+  const lines = stderr.split('\n').filter((l) => l !== '');
+  expect(lines, stderr).toHaveLength(1);
+  return lines[0]!;
+}
+
+beforeAll(async () => {
+  [server, fixture] = await Promise.all([startTestServer({ apiKeys: [KEY] }), startFlowiseFixture()]);
+  const res = await call('POST', `${server.api}/variables`, { name: 'KEPT', value: '1' }, { authorization: `Bearer ${KEY}` });
+  variableId = res.body.id;
+});
+afterAll(async () => {
+  await Promise.all([server?.dispose(), fixture?.close()]);
+});
+
+describe('exit codes', () => {
+  it('0: success', async () => {
+    const r = await cli(['variables', 'list', '-q']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${variableId}\n`);
+    expect(r.stderr).toBe('');
+  });
+
+  it('1: a server error', async () => {
+    fixture.failNext('/api/v1/variables', 500);
+    const r = await runCli(['variables', 'list'], { url: fixture.url, env: { CHATFLOW_API_KEY: fixture.apiKey } });
+    expect(r.exitCode).toBe(1);
+    expect(oneLine(r.stderr)).toBe('chatflow: the server failed on GET /variables (HTTP 500)');
+  });
+
+  it('2: a missing flag with --no-input, and without a terminal', async () => {
+    const [noInput, noTty] = await Promise.all([
+      cli(['variables', 'create', '--value', 'x', '--no-input']),
+      cli(['variables', 'create', '--value', 'x']),
+    ]);
+    for (const r of [noInput, noTty]) {
+      expect(r.exitCode).toBe(2);
+      expect(oneLine(r.stderr)).toBe('chatflow: missing --name: pass it, or run in a terminal to be asked');
+    }
+  });
+
+  it('2: a delete refused without --yes (no terminal to ask on), and nothing is deleted', async () => {
+    const r = await cli(['variables', 'delete', variableId]);
+    expect(r.exitCode).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/refused without confirmation; pass --yes/);
+    const still = await call('GET', `${server.api}/variables`, undefined, { authorization: `Bearer ${KEY}` });
+    expect(still.body.map((v: { id: string }) => v.id)).toContain(variableId);
+  });
+
+  it('2: an unknown option, a bad choice, a missing argument, an unknown command', async () => {
+    const results = await Promise.all([
+      cli(['variables', 'list', '--bogus']),
+      cli(['variables', 'list', '-o', 'xml']),
+      cli(['variables', 'get']),
+      cli(['variabels', 'list']),
+    ]);
+    for (const r of results) {
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).not.toMatch(STACK_LINE);
+    }
+    expect(results[0]!.stderr).toMatch(/unknown option '--bogus'/);
+    expect(results[1]!.stderr).toMatch(/'xml' is invalid/);
+    expect(results[2]!.stderr).toMatch(/missing required argument/);
+    expect(results[3]!.stderr).toMatch(/unknown command 'variabels'/);
+  });
+
+  it('2: the server rejects the request as invalid (422)', async () => {
+    const r = await cli(['variables', 'create', '--name', 'x'.repeat(300)]);
+    expect(r.exitCode).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/^chatflow: .*name/);
+  });
+
+  it('3: an unknown id', async () => {
+    const r = await cli(['variables', 'update', '00000000-0000-4000-8000-000000000000', '--value', 'x']);
+    expect(r.exitCode).toBe(3);
+    expect(oneLine(r.stderr)).toBe('chatflow: variable 00000000-0000-4000-8000-000000000000 not found');
+  });
+
+  it('4: no key, or a wrong key, against a server that requires one', async () => {
+    const [none, wrong] = await Promise.all([
+      cli(['variables', 'list'], { env: { CHATFLOW_API_KEY: undefined } }),
+      cli(['variables', 'list', '--api-key', 'sk-wrong-000000000000']),
+    ]);
+    expect(none.exitCode).toBe(4);
+    expect(oneLine(none.stderr)).toMatch(/unauthorized: the server requires an API key/);
+    expect(wrong.exitCode).toBe(4);
+    expect(oneLine(wrong.stderr)).toMatch(/unauthorized: the server refused the API key/);
+    expect(wrong.stderr).not.toContain('sk-wrong-000000000000');
+  });
+
+  it('5: connection refused on a closed port, naming the URL', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const r = await runCli(['variables', 'list'], { url });
+    expect(r.exitCode).toBe(5);
+    expect(oneLine(r.stderr)).toContain(`cannot reach ${url}`);
+    expect(r.stdout).toBe('');
+  });
+
+  it('5: a server that does not answer within --timeout', async () => {
+    const started = Date.now();
+    const r = await runCli(['api', 'GET', '/__hang', '--timeout', '0.5'], { url: fixture.url });
+    expect(r.exitCode).toBe(5);
+    expect(oneLine(r.stderr)).toMatch(/^chatflow: .*(timed out|did not answer)/i);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('how errors are shown', () => {
+  it('with -o json the error is JSON on stderr, stdout empty', async () => {
+    const r = await cli(['variables', 'get', 'NOPE', '-o', 'json']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(oneLine(r.stderr))).toEqual({ error: { message: 'variable NOPE not found', exitCode: 3 } });
+  });
+
+  it('--debug adds the request lines and the stack trace, never the key', async () => {
+    const [plain, debug] = await Promise.all([
+      cli(['variables', 'update', '00000000-0000-4000-8000-000000000000', '--value', 'x']),
+      cli(['variables', 'update', '00000000-0000-4000-8000-000000000000', '--value', 'x', '--debug', '--api-key', KEY]),
+    ]);
+    expect(plain.stderr).not.toMatch(STACK_LINE);
+    expect(debug.exitCode).toBe(3);
+    expect(debug.stderr).toMatch(new RegExp(`debug: PUT ${server.url}/api/v1/variables/00000000-0000-4000-8000-000000000000 404 \\d+ms`));
+    expect(debug.stderr).toMatch(STACK_LINE);
+    expect(debug.stderr).not.toContain(KEY);
+  });
+
+  it('--debug on success: request lines on stderr only, the key (from CHATFLOW_API_KEY) nowhere', async () => {
+    const r = await cli(['variables', 'list', '-o', 'json', '--debug']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`debug: GET ${server.url}/api/v1/variables 200 \\d+ms`));
+    expect(r.stderr).not.toContain(KEY);
+    expect(r.stderr).not.toContain('0123456789abcdef');
+  });
+});

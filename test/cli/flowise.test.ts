@@ -1,0 +1,130 @@
+// Flowise compatibility: the CLI against a small local server answering with the shapes a real
+// Flowise 3.1 gives (test/helpers/flowise-fixture.ts, from ../shared/spec/flowise-observed.md).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHome, csvRecords, parseNdjson, runCli, tableRows, type CliOptions } from '../helpers/cli.js';
+import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+
+let fx: FlowiseFixture;
+const ASSISTANT = 'c151b0b4-591e-4fe9-b1ff-a9838b0e6095';
+
+const cli = (args: string[], opts: CliOptions = {}) =>
+  runCli(args, { url: fx.url, ...opts, env: { CHATFLOW_API_KEY: fx.apiKey, ...opts.env } });
+
+beforeAll(async () => {
+  fx = await startFlowiseFixture();
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+describe('against Flowise', () => {
+  it('variables list: every variable, as Flowise orders them', async () => {
+    const r = await cli(['variables', 'list', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const names = (JSON.parse(r.stdout) as { name: string }[]).map((v) => v.name);
+    expect(names).toHaveLength(3);
+    expect(names[2]).toBe('v_static');
+    expect(new Set(names)).toEqual(new Set(['v_static', 'v_runtime', 'v_notype']));
+  });
+
+  it("variables list --page/--limit reads Flowise's {data, total} page", async () => {
+    const r = await cli(['variables', 'list', '--page', '1', '--limit', '2', '-o', 'ndjson']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(parseNdjson(r.stdout)).toHaveLength(2);
+    expect(r.stderr).toContain('3 variables in all');
+  });
+
+  it('assistants: details stored as a JSON string are shown as an object', async () => {
+    const [json, csv, table] = await Promise.all([
+      cli(['assistants', 'list', '-o', 'json']),
+      cli(['assistants', 'get', ASSISTANT, '-o', 'csv', '--fields', 'id,details.name,details.instruction']),
+      cli(['assistants', 'list'], { tty: true }),
+    ]);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const [a] = JSON.parse(json.stdout) as { details: unknown }[];
+    expect(a!.details).toEqual({ name: 'asst-one', instruction: 'be helpful', chatModel: {}, tools: [] });
+    expect(csvRecords(csv.stdout)).toEqual([{ id: ASSISTANT, 'details.name': 'asst-one', 'details.instruction': 'be helpful' }]);
+    const [head, row] = tableRows(table.stdout);
+    expect(row![head!.indexOf('details.name')]).toBe('asst-one');
+  });
+
+  it('a missing record reported as a 500 "not found" is exit 3', async () => {
+    const r = await cli(['assistants', 'get', '00000000-0000-0000-0000-000000000000']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/not found/);
+    expect(r.stderr).not.toMatch(/Error: assistantsService/);
+  });
+
+  it('401 {"error":"Unauthorized Access"}: exit 4 with a clear message, with or without a key', async () => {
+    const [none, wrong] = await Promise.all([
+      cli(['variables', 'list'], { env: { CHATFLOW_API_KEY: undefined } }),
+      cli(['variables', 'list'], { env: { CHATFLOW_API_KEY: 'fx-not-a-key-123456' } }),
+    ]);
+    expect(none.exitCode).toBe(4);
+    expect(none.stderr).toMatch(/^chatflow: unauthorized: the server requires an API key \(set one with --api-key/);
+    expect(wrong.exitCode).toBe(4);
+    expect(wrong.stderr).toMatch(/^chatflow: unauthorized: the server refused the API key/);
+  });
+
+  it('403 {"message":"Forbidden"} for a read-only key: exit 4 naming the call', async () => {
+    const r = await cli(['assistants', 'list'], { env: { CHATFLOW_API_KEY: fx.readOnlyKey } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/forbidden: the API key is not allowed to GET \/assistants/);
+  });
+
+  it("a route Flowise lacks (its UI page, 200 text/html) is 'does not support', not success", async () => {
+    const home = createHome();
+    const file = join(home.dir, 'export.jsonl');
+    writeFileSync(file, `${JSON.stringify({ resource: 'variable', data: { id: '11111111-0000-4000-8000-000000000000', name: 'IMPORTED', value: 'x', type: 'static' } })}\n`);
+    const r = await cli(['import', file], { home });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/does not support POST \/variables\/import/);
+  });
+
+  it('upsert-history delete --chatflow: Flowise has no PATCH /upsert-history/{id}, so the ids go to /upsert-history', async () => {
+    const id = 'bbbbbbbb-0000-0000-0000-000000000001';
+    const r = await cli(['upsert-history', 'delete', id, '--chatflow', CHATFLOW_A, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('deleted 1 record');
+    const patches = fx.requests.filter((q) => q.method === 'PATCH').map((q) => q.url);
+    expect(patches).toEqual([`/api/v1/upsert-history/${CHATFLOW_A}`, '/api/v1/upsert-history']);
+    const left = await cli(['upsert-history', 'list', CHATFLOW_A, '-q']);
+    expect(left.stdout).not.toContain(id);
+  });
+
+  it('feedback update: Flowise answers {"status":"OK"}; the CLI shows the change and it is stored', async () => {
+    const id = 'abb94aa9-af7a-43fe-a337-7998f6380f58';
+    const r = await cli(['feedback', 'update', id, '--rating', 'down', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, rating: 'THUMBS_DOWN' });
+    // /feedback needs no key on Flowise.
+    const list = await cli(['feedback', 'list', CHATFLOW_A, '-o', 'json'], { env: { CHATFLOW_API_KEY: undefined } });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).find((f: { id: string }) => f.id === id).rating).toBe('THUMBS_DOWN');
+  });
+
+  it('messages: --order desc goes out as DESC; JSON held in strings comes back as arrays', async () => {
+    const [desc, other] = await Promise.all([
+      cli(['messages', 'list', CHATFLOW_A, '--chat-type', 'EXTERNAL', '--order', 'desc', '-q']),
+      cli(['messages', 'list', CHATFLOW_B, '-o', 'json', '--fields', 'id,usedTools']),
+    ]);
+    expect(desc.exitCode, desc.stderr).toBe(0);
+    expect(desc.stdout.trim().split('\n')).toEqual([6, 5, 4, 3].map((n) => `aaaaaaaa-0000-0000-0000-00000000000${n}`));
+    expect(other.exitCode, other.stderr).toBe(0);
+    expect(JSON.parse(other.stdout)[1].usedTools).toEqual([{ tool: 'calculator', toolInput: { x: '1+1' }, toolOutput: '2' }]);
+  });
+
+  it('variables delete of an unknown id (Flowise: 200 affected 0) is exit 3', async () => {
+    const r = await cli(['variables', 'delete', '00000000-0000-0000-0000-000000000000', '--yes']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/not found/);
+  });
+
+  it('assistants update of one details field keeps the others (Flowise replaces details whole)', async () => {
+    const r = await cli(['assistants', 'update', ASSISTANT, '--temperature', '0.5', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).details).toEqual({ name: 'asst-one', instruction: 'be helpful', chatModel: {}, tools: [], temperature: 0.5 });
+  });
+});

@@ -1,0 +1,187 @@
+// Output: the five formats read back to the same records, --fields, -q, the table only on a
+// terminal (CHATFLOW_FORCE_TTY=1 stands for one), and no ANSI codes with NO_COLOR or --no-color.
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSI, csvRecords, parseNdjson, runCli, tableRows, type CliOptions } from '../helpers/cli.js';
+import { call } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { url: server.url, ...opts });
+
+interface Variable {
+  id: string;
+  name: string;
+  value: string;
+  type: string;
+  createdDate: string;
+  updatedDate: string;
+}
+
+// Values that break naive output: a comma, quotes, a line break, a terminal escape, non-ASCII.
+const VALUES = [
+  { name: 'PLAIN', value: 'gpt-4o', type: 'static' },
+  { name: 'TRICKY', value: 'a, "b"\nc', type: 'runtime' },
+  { name: 'UNICODE', value: 'café ✓ 日本', type: 'static' },
+  { name: 'ESCAPE', value: 'red\u001b[31mtext', type: 'static' },
+];
+let expected: Variable[];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  for (const v of VALUES) {
+    const res = await call('POST', `${server.api}/variables`, v);
+    expect(res.status, res.text).toBeLessThan(300);
+  }
+  expected = (await call<Variable[]>('GET', `${server.api}/variables`)).body;
+  expect(expected).toHaveLength(VALUES.length);
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+describe('the five formats give back the same records', () => {
+  it('json: one array', async () => {
+    const r = await cli(['variables', 'list', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+  });
+
+  it('ndjson: one object a line', async () => {
+    const r = await cli(['variables', 'list', '-o', 'ndjson']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(expected.length);
+    expect(parseNdjson(r.stdout)).toEqual(expected);
+  });
+
+  it('csv: a header row, then RFC 4180 rows', async () => {
+    const r = await cli(['variables', 'list', '-o', 'csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\r\n')[0]).toBe('id,name,value,type,createdDate,updatedDate');
+    expect(csvRecords(r.stdout)).toEqual(expected);
+  });
+
+  it('yaml: a sequence', async () => {
+    const r = await cli(['variables', 'list', '-o', 'yaml']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(parseYaml(r.stdout)).toEqual(expected);
+  });
+
+  it('--json is -o json; --json with another -o is exit 2', async () => {
+    const [json, conflict] = await Promise.all([
+      cli(['variables', 'list', '--json']),
+      cli(['variables', 'list', '--json', '-o', 'csv']),
+    ]);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+    expect(conflict.exitCode).toBe(2);
+    expect(conflict.stderr).toMatch(/--json conflicts with -o csv/);
+  });
+
+  it('one record: a JSON object, one ndjson line, a yaml mapping, a csv header and row', async () => {
+    const one = expected.find((v) => v.name === 'TRICKY')!;
+    const [json, ndjson, yaml, csv] = await Promise.all(
+      ['json', 'ndjson', 'yaml', 'csv'].map((f) => cli(['variables', 'get', one.id, '-o', f])),
+    );
+    for (const r of [json, ndjson, yaml, csv]) expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(one);
+    expect(parseNdjson(ndjson.stdout)).toEqual([one]);
+    expect(parseYaml(yaml.stdout)).toEqual(one);
+    expect(csvRecords(csv.stdout)).toEqual([one]);
+  });
+
+  it('an empty list: [] in json and yaml, nothing in csv, a note on stderr', async () => {
+    const flow = 'no-such-chatflow';
+    const [json, yaml, csv] = await Promise.all(
+      ['json', 'yaml', 'csv'].map((f) => cli(['feedback', 'list', flow, '-o', f])),
+    );
+    expect(JSON.parse(json.stdout)).toEqual([]);
+    expect(parseYaml(yaml.stdout)).toEqual([]);
+    expect(csv.stdout).toBe('');
+    for (const r of [json, yaml, csv]) {
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toContain('No feedback found.');
+    }
+  });
+});
+
+describe('fields and ids', () => {
+  it('--fields picks keys in the order given, for every format', async () => {
+    const [json, csv] = await Promise.all([
+      cli(['variables', 'list', '-o', 'json', '--fields', 'value,name']),
+      cli(['variables', 'list', '-o', 'csv', '--fields', 'value, name']),
+    ]);
+    const want = expected.map((v) => ({ value: v.value, name: v.name }));
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(want);
+    expect(Object.keys(JSON.parse(json.stdout)[0])).toEqual(['value', 'name']);
+    expect(csv.stdout.split('\r\n')[0]).toBe('value,name');
+    expect(csvRecords(csv.stdout)).toEqual(want);
+  });
+
+  it('an unknown field is exit 2 and lists the available ones', async () => {
+    const r = await cli(['variables', 'list', '--fields', 'name,colour']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/unknown field colour; available: id, name, value, type, createdDate, updatedDate/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('-q prints the ids one a line, whatever the format', async () => {
+    const r = await cli(['variables', 'list', '-q', '-o', 'yaml']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(expected.map((v) => `${v.id}\n`).join(''));
+  });
+});
+
+describe('table and colour', () => {
+  it('without a terminal and without -o the output is JSON, not a table', async () => {
+    const r = await cli(['variables', 'list']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+  });
+
+  it('on a terminal: a table of the default columns, coloured, data kept on one line and unescaped', async () => {
+    const r = await cli(['variables', 'list'], { tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(ANSI);
+    const [head, ...rows] = tableRows(r.stdout);
+    expect(head).toEqual(['id', 'name', 'value', 'type', 'updatedDate']);
+    expect(rows.map((row) => row[1])).toEqual(expected.map((v) => v.name));
+    const byName = Object.fromEntries(rows.map((row) => [row[1], row]));
+    expect(byName.TRICKY![2]).toBe('a, "b" c');
+    expect(byName.UNICODE![2]).toBe('café ✓ 日本');
+    // The escape character in the data is not passed to the terminal.
+    expect(byName.ESCAPE![2]).not.toContain('\u001b');
+    expect(r.stdout).not.toContain('\u001b[31m');
+  });
+
+  it('NO_COLOR or --no-color: the same table without ANSI codes, errors too', async () => {
+    const [noColorEnv, noColorFlag, error] = await Promise.all([
+      cli(['variables', 'list'], { tty: true, env: { NO_COLOR: '1' } }),
+      cli(['variables', 'list', '--no-color'], { tty: true }),
+      cli(['variables', 'get', 'NOPE', '--no-color'], { tty: true }),
+    ]);
+    for (const r of [noColorEnv, noColorFlag]) {
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(ANSI);
+      expect(tableRows(r.stdout)[0]).toEqual(['id', 'name', 'value', 'type', 'updatedDate']);
+    }
+    expect(error.exitCode).toBe(3);
+    expect(error.stderr).toBe('chatflow: variable NOPE not found\n');
+  });
+
+  it('an error on a terminal is coloured unless told otherwise', async () => {
+    const r = await cli(['variables', 'get', 'NOPE'], { tty: true });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(ANSI);
+    expect(r.stderr).toContain('variable NOPE not found');
+  });
+
+  it('-o table gives a table even without a terminal, and never colour there', async () => {
+    const r = await cli(['variables', 'get', 'PLAIN', '-o', 'table']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(ANSI);
+    const cells = Object.fromEntries(tableRows(r.stdout).map(([k, v]) => [k, v]));
+    expect(cells).toMatchObject({ name: 'PLAIN', value: 'gpt-4o', type: 'static' });
+  });
+});
