@@ -130,11 +130,11 @@ const cases = [
     query: () => ({ sessionId: randomSession().id }),
   },
   {
-    name: 'sessionId + startDate/endDate',
-    // The session's first day and the next (about the first half of a typical session falls in it).
+    name: 'sessionId + startDate/endDate (30 days)',
+    // "This session's messages of that month": 30 plain days around the session's start.
     query: () => {
       const s = randomSession();
-      return { sessionId: s.id, startDate: new Date(s.start).toISOString(), endDate: new Date(s.start + 1_250_000).toISOString() };
+      return { sessionId: s.id, startDate: day(s.start - 15 * 86_400_000), endDate: day(s.start + 14 * 86_400_000) };
     },
   },
   {
@@ -196,7 +196,7 @@ const planCases = [
   ['sessionId', { sessionId: sample.id }, {}],
   [
     'sessionId + dates',
-    { sessionId: sample.id, start: new Date(sample.start).toISOString(), end: new Date(sample.start + 86_400_000).toISOString() },
+    { sessionId: sample.id, start: new Date(sample.start - 15 * 86_400_000).toISOString(), end: new Date(sample.start + 15 * 86_400_000).toISOString() },
     {},
   ],
   ['dates, page/limit', { start: '2025-03-01T00:00:00.000Z', end: '2025-03-07T23:59:59.999Z' }, { page: 1, limit: 50 }],

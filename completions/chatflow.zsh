@@ -11,20 +11,20 @@
 _chatflow() {
     local -a vals disp
     local out line val desc
-    local -i width=0 described=0
+    local -i width=0 described=0 ret=1
     # The words before the current one, and the current one up to the cursor.
     out=$(command chatflow __complete -- "${(@)words[2,CURRENT-1]}" "$PREFIX" 2>/dev/null)
     for line in "${(@f)out}"; do
         [[ -z $line ]] && continue
         if [[ $line == :files ]]; then
-            _files
+            _files && ret=0
             continue
         fi
         val=${line%%$'\t'*}
         vals+=("$val")
         (( ${#val} > width )) && width=${#val}
     done
-    (( ${#vals} )) || return 1
+    (( ${#vals} )) || return ret
     for line in "${(@f)out}"; do
         [[ -z $line || $line == :files ]] && continue
         val=${line%%$'\t'*}
@@ -37,10 +37,11 @@ _chatflow() {
         fi
     done
     if (( described )); then
-        compadd -l -d disp -a vals
+        compadd -l -d disp -a vals && ret=0
     else
-        compadd -a vals
+        compadd -a vals && ret=0
     fi
+    return ret
 }
 
 if [[ ${funcstack[1]} == _chatflow ]]; then

@@ -15,7 +15,7 @@ export function bar(value: number, max: number, width: number): string {
 }
 
 /** One character per value, scaled to the largest; 0 is a blank, any other value at least `▁`. */
-export function sparkline(values: readonly number[], max = Math.max(0, ...values)): string {
+export function sparkline(values: readonly number[], max = values.reduce((m, v) => Math.max(m, v), 0)): string {
   return values
     .map((v) => {
       if (!(v > 0) || !(max > 0)) return ' ';

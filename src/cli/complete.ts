@@ -2,8 +2,9 @@
 // walking the command tree commander already holds (commands, aliases, options, arguments), so
 // the per-shell scripts in completions/ hold no command list and a new flag completes by itself.
 // Output: one candidate a line, `value` or `value\tdescription`; the line `:files` asks the
-// shell to complete file names. Live ids come from the configured server (or the embedded one)
-// with a one-second timeout and a 60-second cache; any failure answers nothing.
+// shell to complete file names. Live ids come from the configured server with a one-second
+// timeout and a 60-second cache (the embedded service, slower to start, through a detached
+// refresher that fills the cache); any failure answers nothing, and nothing on stderr.
 //
 // Loaded only by `__complete`. Top-level imports are node built-ins and modules the command tree
 // has already loaded; the client, conf and the embedded service are imported only on a cache miss.
@@ -60,6 +61,7 @@ const VALUES: Record<string, Values> = {
   'config key': list(CONFIG_KEYS),
   'config profile': PROFILES,
   'api method': list(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
+  file: FILES,
   // options
   '--profile': PROFILES,
   '--rating': RATING,
@@ -72,8 +74,11 @@ const VALUES: Record<string, Values> = {
   '--chat-type': list(CHAT_TYPES),
   '--chatflow': live('chatflows'),
   '--chatflowid': live('chatflows'),
+  'stats --by': list(['day', 'hour']),
   // option values by value name
   '<path>': FILES,
+  '<file>': FILES,
+  '<profile|url>': PROFILES,
 };
 
 const LIVE: Record<LiveKind, (client: ChatflowClient) => Promise<Candidate[]>> = {
@@ -350,6 +355,15 @@ export const LIVE_TIMEOUT_MS = 1000;
  */
 export const DEADLINE_MS = 1500;
 
+/**
+ * CHATFLOW_COMPLETE_DEADLINE_MS raises (or lowers) that budget, for a slow machine or server;
+ * the request timeout follows it (deadline - 500 ms).
+ */
+function deadlineMs(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.CHATFLOW_COMPLETE_DEADLINE_MS);
+  return Number.isFinite(n) && n >= 600 ? n : DEADLINE_MS;
+}
+
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'chatflow');
 }
@@ -504,14 +518,15 @@ export async function liveValues(kind: LiveKind, conn: ConnectionFlags, ctl: Liv
     if (cached) return cached;
   }
 
-  const until = ctl.refresh ? REFRESH_DEADLINE_MS : DEADLINE_MS;
+  const budget = deadlineMs(env);
+  const until = ctl.refresh ? Math.max(REFRESH_DEADLINE_MS, budget) : budget;
   const remaining = until - performance.now();
   if (remaining <= 50) return [];
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(resolve, remaining, undefined);
   });
-  const timeoutMs = Math.min(LIVE_TIMEOUT_MS, Math.max(100, Math.round(remaining)));
+  const timeoutMs = Math.max(100, Math.round(Math.min(budget - (DEADLINE_MS - LIVE_TIMEOUT_MS), remaining)));
   const fetched = fetchLive(kind, conn, timeoutMs, ctl, { file, key, until });
   try {
     const result = await Promise.race([fetched.catch(() => undefined), deadline]);

@@ -1,8 +1,9 @@
 // Connection profiles in a `conf` JSON file (mode 0600, directory 0700), and the flag > env >
 // profile > embedded resolution of the server URL and API key. Keys leave this module only masked,
 // except through getProfile/resolveConnection, which hand them to the HTTP client.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import envPaths from 'env-paths';
 import { UsageError } from './exit.js';
 import { FORMATS, isFormat, type Format } from './output.js';
 
@@ -24,14 +25,40 @@ export const DEFAULT_PROFILE = 'default';
 
 type Store = { path: string; store: Record<string, unknown> };
 
+/** Where `conf` keeps the file: CHATFLOW_CONFIG_DIR, else the platform's config directory. */
+function configFile(): string {
+  const dir = process.env.CHATFLOW_CONFIG_DIR || envPaths('chatflow', { suffix: '' }).config;
+  return join(dir, 'config.json');
+}
+
+/**
+ * Reading needs no `conf` (which loads a JSON-schema validator): every command reads the
+ * profiles, only `config set`, `use` and `login` write them.
+ */
+function readRaw(): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(configFile(), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new Error(`cannot read the config file ${configFile()}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch (err) {
+    throw new Error(`the config file ${configFile()} is not valid JSON (${(err as Error).message}); fix or remove it`);
+  }
+}
+
 async function openStore(): Promise<Store> {
   const { default: Conf } = await import('conf');
-  const cwd = process.env.CHATFLOW_CONFIG_DIR || undefined;
+  const cwd = dirname(configFile());
   try {
     return new Conf<Record<string, unknown>>({
       projectName: 'chatflow',
       projectSuffix: '',
-      ...(cwd ? { cwd } : {}),
+      cwd,
       configFileMode: 0o600,
       // Profile names may hold dots: the store is read and written whole, never by dotted path.
       accessPropertiesByDotNotation: false,
@@ -82,12 +109,12 @@ async function update(fn: (data: ConfigData) => void): Promise<ConfigData> {
 
 /** The whole configuration (an empty one when there is no file yet). */
 export async function loadConfig(): Promise<ConfigData> {
-  return normalize((await openStore()).store);
+  return normalize(readRaw());
 }
 
 /** Path of the config file. */
 export async function configPath(): Promise<string> {
-  return (await openStore()).path;
+  return configFile();
 }
 
 /** A profile by name (default: the current one); `exists` is false when it is not in the file. */
@@ -237,7 +264,7 @@ export interface Connection {
   profile: string;
   /** Where the URL came from; 'embedded' = no URL: use the embedded service. */
   source: Source;
-  /** Where the key came from (same precedence, decided independently). */
+  /** Where the key came from (same precedence; a profile key only goes to that profile's URL). */
   apiKeySource: Source;
 }
 
@@ -282,7 +309,8 @@ export async function resolveConnection(
     url = p.url;
     source = 'profile';
   }
-  if (!apiKey && p?.apiKey) {
+  // A profile's key belongs to the profile's server: it is never sent to a URL given elsewhere.
+  if (!apiKey && p?.apiKey && (source === 'profile' || url === p.url)) {
     apiKey = p.apiKey;
     apiKeySource = 'profile';
   }

@@ -49,9 +49,11 @@ export class Context {
     return this.formatCache;
   }
 
-  /** Known without reading config: what an error printed before the client exists should use. */
-  formatHint(): Format | undefined {
-    return this.formatCache ?? (this.globals.json ? 'json' : (this.globals.output as Format | undefined));
+  /** The format asked for by flag or profile (not guessed from the terminal): errors follow it. */
+  async chosenFormat(): Promise<Format | undefined> {
+    if (this.globals.json) return 'json';
+    const chosen = this.globals.output || (await this.profileOutput());
+    return chosen ? resolveFormat({ output: chosen }) : undefined;
   }
 
   private async profileOutput(): Promise<string | undefined> {

@@ -36,6 +36,7 @@ export async function main(argv = process.argv): Promise<number> {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
       return EXIT.usage;
     }
-    return printError(err, { format: flags.format, debug: flags.debug }) || exitCodeOf(err);
+    const format = flags.format ?? (err as { outputFormat?: Format } | null)?.outputFormat;
+    return printError(err, { format, debug: flags.debug }) || exitCodeOf(err);
   }
 }

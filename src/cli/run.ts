@@ -16,6 +16,11 @@ export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Pr
     const ctx = Context.of(cmd);
     try {
       await fn(ctx, ...(args.slice(0, -1) as A));
+    } catch (err) {
+      // Errors are printed in the chosen format, which a profile may set (main reads this).
+      const format = await ctx.chosenFormat().catch(() => undefined);
+      if (format && err && typeof err === 'object') Object.assign(err, { outputFormat: format });
+      throw err;
     } finally {
       await ctx.close();
     }

@@ -20,20 +20,25 @@ export function upsertHistoryApi(core: HttpCore) {
       core.stream(historyPath(chatflowId), query),
     /**
      * Soft-deletes records by id (Flowise deletes them for real). Flowise has no
-     * `PATCH /upsert-history/{id}`: there the ids are sent to `/upsert-history` instead (ids name
-     * records uniquely). No ids: nothing is sent.
+     * `PATCH /upsert-history/{id}`: there only the ids that belong to that chatflow are sent to
+     * `/upsert-history`, so the restriction to one chatflow still holds. No ids: nothing is sent.
      */
     delete: async (ids: readonly string[], chatflowId?: string): Promise<{ affected: number }> => {
       let affected = 0;
       let apiPath = historyPath(chatflowId);
+      let keep: Set<string> | undefined;
       for (let i = 0; i < ids.length; i += MAX_IDS) {
-        const batch = ids.slice(i, i + MAX_IDS);
+        let batch = ids.slice(i, i + MAX_IDS);
+        if (keep) batch = batch.filter((id) => keep!.has(id));
         try {
-          affected += await patch(apiPath, batch);
+          if (batch.length) affected += await patch(apiPath, batch);
         } catch (err) {
-          if (!(err instanceof ChatflowError && err.kind === 'unsupported' && apiPath !== '/upsert-history')) throw err;
+          if (!(err instanceof ChatflowError && err.kind === 'unsupported' && chatflowId !== undefined && !keep)) throw err;
+          keep = new Set<string>();
+          for await (const record of core.stream<UpsertHistory>(historyPath(chatflowId))) keep.add(record.id);
           apiPath = '/upsert-history';
-          affected += await patch(apiPath, batch);
+          batch = batch.filter((id) => keep!.has(id));
+          if (batch.length) affected += await patch(apiPath, batch);
         }
       }
       return { affected };

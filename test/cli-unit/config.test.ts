@@ -126,9 +126,12 @@ describe('resolveConnection', () => {
     });
   });
 
-  it('the key follows the same precedence independently of the URL', async () => {
+  it('the key follows the same precedence; a profile key never goes to another URL', async () => {
     const c = await resolveConnection({ flagUrl: 'http://flag.example:3000' }, {});
-    expect(c).toMatchObject({ apiKey: 'profile-key-123456', apiKeySource: 'profile', source: 'flag' });
+    expect(c).toMatchObject({ url: 'http://flag.example:3000', source: 'flag', apiKeySource: 'embedded' });
+    expect(c.apiKey).toBeUndefined();
+    const same = await resolveConnection({ flagUrl: 'http://profile.example:3000/' }, {});
+    expect(same).toMatchObject({ apiKey: 'profile-key-123456', apiKeySource: 'profile', source: 'flag' });
     const e = await resolveConnection({}, { CHATFLOW_API_KEY: 'env-key' });
     expect(e).toMatchObject({ apiKey: 'env-key', apiKeySource: 'env', source: 'profile' });
     const f = await resolveConnection({ flagApiKey: 'flag-key' }, { CHATFLOW_API_KEY: 'env-key' });

@@ -39,16 +39,4 @@ describe('the embedded service', () => {
     expect(defaultFile.exitCode, defaultFile.stderr).toBe(0);
     expect(defaultFile.stdout).toBe('');
   });
-
-  it('messages and upsert history work without a server too', async () => {
-    const home = createHome();
-    const results = await Promise.all([
-      runCli(['messages', 'list', 'some-flow', '-o', 'json'], { home }),
-      runCli(['upsert-history', 'list', '-o', 'json'], { home, env: { CHATFLOW_DB: join(home.dir, 'b.db') } }),
-    ]);
-    for (const r of results) {
-      expect(r.exitCode, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual([]);
-    }
-  });
 });

@@ -46,15 +46,10 @@ describe('exit codes', () => {
     expect(oneLine(r.stderr)).toBe('chatflow: the server failed on GET /variables (HTTP 500)');
   });
 
-  it('2: a missing flag with --no-input, and without a terminal', async () => {
-    const [noInput, noTty] = await Promise.all([
-      cli(['variables', 'create', '--value', 'x', '--no-input']),
-      cli(['variables', 'create', '--value', 'x']),
-    ]);
-    for (const r of [noInput, noTty]) {
-      expect(r.exitCode).toBe(2);
-      expect(oneLine(r.stderr)).toBe('chatflow: missing --name: pass it, or run in a terminal to be asked');
-    }
+  it('2: a missing flag with --no-input', async () => {
+    const r = await cli(['variables', 'create', '--value', 'x', '--no-input']);
+    expect(r.exitCode).toBe(2);
+    expect(oneLine(r.stderr)).toBe('chatflow: missing --name: pass it, or run in a terminal to be asked');
   });
 
   it('2: a delete refused without --yes (no terminal to ask on), and nothing is deleted', async () => {
@@ -65,21 +60,14 @@ describe('exit codes', () => {
     expect(still.body.map((v: { id: string }) => v.id)).toContain(variableId);
   });
 
-  it('2: an unknown option, a bad choice, a missing argument, an unknown command', async () => {
-    const results = await Promise.all([
-      cli(['variables', 'list', '--bogus']),
-      cli(['variables', 'list', '-o', 'xml']),
-      cli(['variables', 'get']),
-      cli(['variabels', 'list']),
-    ]);
+  it('2: a usage error of a subcommand (unknown option, bad choice)', async () => {
+    const results = await Promise.all([cli(['variables', 'list', '--bogus']), cli(['variables', 'list', '-o', 'xml'])]);
     for (const r of results) {
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).not.toMatch(STACK_LINE);
     }
     expect(results[0]!.stderr).toMatch(/unknown option '--bogus'/);
     expect(results[1]!.stderr).toMatch(/'xml' is invalid/);
-    expect(results[2]!.stderr).toMatch(/missing required argument/);
-    expect(results[3]!.stderr).toMatch(/unknown command 'variabels'/);
   });
 
   it('2: the server rejects the request as invalid (422)', async () => {
@@ -132,11 +120,8 @@ describe('how errors are shown', () => {
   });
 
   it('--debug adds the request lines and the stack trace, never the key', async () => {
-    const [plain, debug] = await Promise.all([
-      cli(['variables', 'update', '00000000-0000-4000-8000-000000000000', '--value', 'x']),
-      cli(['variables', 'update', '00000000-0000-4000-8000-000000000000', '--value', 'x', '--debug', '--api-key', KEY]),
-    ]);
-    expect(plain.stderr).not.toMatch(STACK_LINE);
+    // (without --debug, the same error is one line: see '3: an unknown id')
+    const debug = await cli(['variables', 'update', '00000000-0000-4000-8000-000000000000', '--value', 'x', '--debug', '--api-key', KEY]);
     expect(debug.exitCode).toBe(3);
     expect(debug.stderr).toMatch(new RegExp(`debug: PUT ${server.url}/api/v1/variables/00000000-0000-4000-8000-000000000000 404 \\d+ms`));
     expect(debug.stderr).toMatch(STACK_LINE);

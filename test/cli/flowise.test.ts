@@ -90,8 +90,6 @@ describe('against Flowise', () => {
     expect(r.stderr).toContain('deleted 1 record');
     const patches = fx.requests.filter((q) => q.method === 'PATCH').map((q) => q.url);
     expect(patches).toEqual([`/api/v1/upsert-history/${CHATFLOW_A}`, '/api/v1/upsert-history']);
-    const left = await cli(['upsert-history', 'list', CHATFLOW_A, '-q']);
-    expect(left.stdout).not.toContain(id);
   });
 
   it('feedback update: Flowise answers {"status":"OK"}; the CLI shows the change and it is stored', async () => {

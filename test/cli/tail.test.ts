@@ -2,7 +2,7 @@
 // messages during the test (nothing missed, nothing twice, also at the boundary instant), the chat
 // layout on a terminal, and a Flowise-shaped server (uppercase DESC, no ingest route).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli, spawnCli, type CliOptions } from '../helpers/cli.js';
+import { parseNdjson, runCli, spawnCli, waitForLine, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -179,11 +179,12 @@ describe('chatflow messages tail', () => {
 
   it('--follow with filters and -n 0 prints only new matching messages', async () => {
     await ingest('filtered', { id: 'old', role: 'userMessage', content: 'old', sessionId: 'keep', createdDate: new Date(Date.now() - 10_000).toISOString() });
-    const proc = spawnCli(['messages', 'tail', 'filtered', '-f', '--interval', '100ms', '-n', '0', '--session-id', 'keep'], { url: server.url, timeout: 30_000 });
+    const proc = spawnCli(['messages', 'tail', 'filtered', '-f', '--interval', '100ms', '-n', '0', '--session-id', 'keep', '--debug'], { url: server.url, timeout: 30_000 });
     let out = '';
     proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
-      await sleep(500);
+      // Polling has begun (a request with the moving startDate): the old message is behind it.
+      await waitForLine(proc.stderr!, /GET \S+chatmessage\/filtered\?\S*startDate=\S+ 200/);
       await ingest('filtered', [
         { id: 'other', role: 'userMessage', content: 'x', sessionId: 'skip' },
         { id: 'new', role: 'userMessage', content: 'y', sessionId: 'keep' },
@@ -219,12 +220,14 @@ describe('chatflow messages tail against a Flowise server', () => {
     const proc = spawnCli(['messages', 'tail', CHATFLOW_A, '-n', '1', '--follow', '--interval', '100ms'], { ...fx(), timeout: 30_000 });
     let out = '';
     proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await sleep(1200);
-    proc.kill('SIGINT');
+    const polls = () => flowise.requests.slice(before).filter((q) => q.url.includes('startDate='));
+    try {
+      await waitFor(() => polls().length >= 4, () => `${polls().length} polls`);
+    } finally {
+      proc.kill('SIGINT');
+    }
     const result = await proc;
     expect(result.exitCode).toBe(0);
     expect((parseNdjson(out) as Msg[]).map((m) => m.content)).toEqual(['answer (c3)']);
-    const polls = flowise.requests.slice(before).filter((q) => q.url.includes('startDate='));
-    expect(polls.length).toBeGreaterThan(2);
   });
 });

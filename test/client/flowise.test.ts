@@ -172,13 +172,17 @@ describe('upsert history', () => {
     expect((await client.upsertHistory.list(undefined)).items).toHaveLength(4);
   });
 
-  it('delete falls back to PATCH /upsert-history where /{id} is missing', async () => {
-    const r = await client.upsertHistory.delete(['bbbbbbbb-0000-0000-0000-000000000001', 'unknown'], CHATFLOW_A);
+  it('delete falls back to PATCH /upsert-history where /{id} is missing, keeping to that chatflow', async () => {
+    // ...04 belongs to chatflow B: asked to delete within A, it must survive the fallback.
+    const ids = ['bbbbbbbb-0000-0000-0000-000000000001', 'bbbbbbbb-0000-0000-0000-000000000004', 'unknown'];
+    const r = await client.upsertHistory.delete(ids, CHATFLOW_A);
     expect(r).toEqual({ affected: 1 });
-    expect(fx.requests.slice(-2).map((q) => `${q.method} ${q.url}`)).toEqual([
+    expect(fx.requests.slice(-3).map((q) => `${q.method} ${q.url}`)).toEqual([
       `PATCH /api/v1/upsert-history/${CHATFLOW_A}`,
+      `GET /api/v1/upsert-history/${CHATFLOW_A}`,
       'PATCH /api/v1/upsert-history',
     ]);
+    expect((await client.upsertHistory.list(undefined)).items.map((u) => u.id)).toContain('bbbbbbbb-0000-0000-0000-000000000004');
     expect(await client.upsertHistory.delete([])).toEqual({ affected: 0 });
   });
 });

@@ -40,13 +40,20 @@ export function shim(): string {
   return shimDir;
 }
 
+/** The default completion deadline (for the tests of it). */
+export const NO_SLACK: Env = { CHATFLOW_COMPLETE_DEADLINE_MS: '' };
+
 export interface Home {
   dir: string;
   cacheDir: string;
   env: Env;
 }
 
-/** Temporary HOME and XDG dirs, and PATH = the shim first; nothing inherited (no CHATFLOW_*). */
+/**
+ * Temporary HOME and XDG dirs, and PATH = the shim first; nothing inherited (no CHATFLOW_*).
+ * CHATFLOW_COMPLETE_DEADLINE_MS is raised so that what is offered does not depend on the load of
+ * the machine; the tests of the deadline itself pass `NO_SLACK` to get the default 1.5 s.
+ */
 export function home(extra: Env = {}): Home {
   const dir = mkdtempSync(join(tmpdir(), 'chatflow-complete-'));
   temps.push(dir);
@@ -63,6 +70,7 @@ export function home(extra: Env = {}): Home {
     XDG_DATA_HOME: sub('data'),
     XDG_CACHE_HOME: cacheDir,
     TERM: 'dumb',
+    CHATFLOW_COMPLETE_DEADLINE_MS: '15000',
     ...extra,
   };
   return { dir, cacheDir, env };
@@ -226,4 +234,3 @@ export async function silentServer(): Promise<{ url: string; close(): Promise<vo
   };
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -146,9 +146,12 @@ class Aggregate {
   finish(chatflowId: string): ChatflowStats {
     this.closePeriod();
     const span = SPAN[this.by];
-    const keys = [...this.buckets.keys()];
-    const dataFirst = keys.length ? Math.min(...keys) : undefined;
-    const dataLast = keys.length ? Math.max(...keys) : undefined;
+    let dataFirst: number | undefined;
+    let dataLast: number | undefined;
+    for (const k of this.buckets.keys()) {
+      if (dataFirst === undefined || k < dataFirst) dataFirst = k;
+      if (dataLast === undefined || k > dataLast) dataLast = k;
+    }
     let first = this.start !== undefined ? Math.floor(this.start / span) : dataFirst;
     let last = this.end !== undefined ? Math.floor(this.end / span) : dataLast;
     // An open end stops at the data (or now): no run of empty periods into the future.
@@ -238,7 +241,8 @@ const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 /** The terminal chart: a summary, one bar per period (a sparkline when there are many), top tools. */
 export function renderStats(s: ChatflowStats, opts: { width: number; color: boolean; top: number }): string {
   const p = paint(opts.color);
-  const width = Math.max(40, opts.width);
+  // One cell short of the width: a line that fills the terminal exactly wraps on some of them.
+  const width = Math.max(40, opts.width) - 1;
   const lines: string[] = [];
   const unit = s.by === 'day' ? 'day' : 'hour';
   const first = s.periods[0]?.period;
@@ -298,7 +302,7 @@ function periodRows(s: ChatflowStats, width: number, p: Paint): string[] {
   const dW = num('down', '▼');
   const fixed = labelW + 2 + mW + 2 + sW + 2 + uW + 2 + dW + 2;
   const barW = Math.max(5, width - fixed);
-  const max = Math.max(...s.periods.map((x) => x.messages));
+  const max = s.periods.reduce((m, x) => Math.max(m, x.messages), 0);
   const out = [
     p.dim(`${padEnd(s.by, labelW)}  ${padStart('msgs', mW)}  ${padStart('sess', sW)}  ${padStart('▲', uW)}  ${padStart('▼', dW)}`),
   ];
@@ -322,7 +326,7 @@ function periodSparkline(s: ChatflowStats, width: number, p: Paint): string[] {
     width,
   );
   const unit = s.by;
-  const peak = Math.max(...values);
+  const peak = values.reduce((m, v) => Math.max(m, v), 0);
   const scale = per === 1 ? `1 column = 1 ${unit}` : `1 column = ${per} ${unit}s`;
   const out = [p.dim(`Messages per ${unit}, ${groupDigits(s.periods.length)} ${unit}s, ${scale}, peak ${groupDigits(peak)}`)];
   out.push(p.bar(sparkline(values)).replace(/\s+$/, ''));
