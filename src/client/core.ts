@@ -4,7 +4,7 @@
 // thus `chatflow --help`) costs nothing.
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
-import { ListParseError, listItems, parseJsonList } from './jsonStream.js';
+import { ListParseError, listItems, parseJsonEntries } from './jsonStream.js';
 
 export interface CoreOptions {
   /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
@@ -47,6 +47,12 @@ export interface ListResult<T> {
 }
 
 export type Normalise<T> = (item: unknown) => T;
+
+export interface StreamEntry<T> {
+  value: T;
+  /** JSON text of `value`, exactly as the server sent it, when known. */
+  text: string | undefined;
+}
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -202,12 +208,24 @@ export class HttpCore {
 
   /** A list element by element as the bytes arrive (constant memory on our service's streams). */
   async *stream<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<T> {
+    for await (const entry of this.streamEntries(apiPath, query, normalise)) yield entry.value;
+  }
+
+  /**
+   * stream(), with each element's JSON text as received when the list came line by line and
+   * normalising left the element as it was: a copy of the list can be written without
+   * serialising each element again.
+   */
+  async *streamEntries<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<StreamEntry<T>> {
     const res = await this.send('GET', apiPath, { query });
     let finished = false;
     try {
       await this.check(res, 'GET', apiPath);
       try {
-        for await (const item of parseJsonList(res.body)) yield normalise ? normalise(item) : (item as T);
+        for await (const { value, text } of parseJsonEntries(res.body)) {
+          const normalised = normalise ? normalise(value) : (value as T);
+          yield { value: normalised, text: normalised === value ? text : undefined };
+        }
       } catch (err) {
         if (err instanceof ListParseError) throw this.invalid('GET', apiPath, `is not a readable list (${err.message})`);
         throw this.mapStreamError(err, 'GET', apiPath);

@@ -20,6 +20,18 @@ export function listItems(body: unknown): unknown[] {
 }
 
 export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGenerator<unknown> {
+  for await (const entry of parseJsonEntries(source)) yield entry.value;
+}
+
+/** An element of a list, with its JSON text when the list came line by line. */
+export interface ListEntry {
+  value: unknown;
+  /** The element's text as received (line-per-element lists only). */
+  text?: string;
+}
+
+/** parseJsonList, keeping each element's text: a copy can then be written without serialising again. */
+export async function* parseJsonEntries(source: AsyncIterable<Uint8Array>): AsyncGenerator<ListEntry> {
   const decoder = new TextDecoder('utf-8');
   let mode = 'detect' as Mode;
   // Everything received while the shape is unknown, so that we can fall back to buffering.
@@ -32,7 +44,7 @@ export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGe
 
   // Returns the element a line holds (`undefined` for none); switches to buffering when the body
   // turns out not to be line-per-element before anything was yielded.
-  const take = (raw: string): { value: unknown } | undefined => {
+  const take = (raw: string): ListEntry | undefined => {
     const line = raw.trim();
     if (line === '') return undefined;
     if (closed) return fail('data after the end of the list');
@@ -49,7 +61,7 @@ export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGe
     }
     const text = line.endsWith(',') ? line.slice(0, -1) : line;
     try {
-      return { value: JSON.parse(text) as unknown };
+      return { value: JSON.parse(text) as unknown, text };
     } catch {
       return fail('a line that is not one JSON value');
     }
@@ -60,7 +72,7 @@ export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGe
     return undefined;
   };
 
-  const lines = function* (text: string, final: boolean): Generator<unknown> {
+  const lines = function* (text: string, final: boolean): Generator<ListEntry> {
     pending += text;
     let start = 0;
     let nl: number;
@@ -72,7 +84,7 @@ export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGe
         yielded = true;
         head = '';
         mode = 'lines';
-        yield got.value;
+        yield got;
       }
     }
     pending = pending.slice(start);
@@ -82,12 +94,12 @@ export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGe
       if (mode === 'buffer') return;
       if (got) {
         yielded = true;
-        yield got.value;
+        yield got;
       }
     }
   };
 
-  const feed = function* (text: string, final: boolean): Generator<unknown> {
+  const feed = function* (text: string, final: boolean): Generator<ListEntry> {
     if (mode === 'buffer') {
       head += text;
       return;
@@ -109,7 +121,7 @@ export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGe
       throw new ListParseError('the body is not JSON');
     }
     head = '';
-    yield* listItems(body);
+    for (const value of listItems(body)) yield { value };
     return;
   }
   if (!opened) throw new ListParseError('the body is empty');

@@ -37,8 +37,10 @@ export const QUERY_BOOLEANS = ['true', 'false', '1', '0'] as const;
 export const QueryBoolean = StringEnum(QUERY_BOOLEANS);
 
 export const MAX_PAGE_SIZE = 1000;
+/** Keeps the row offset, (page - 1) × limit, a safe integer that every database takes. */
+export const MAX_PAGE = 1_000_000_000;
 export const Pagination = {
-  page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number, from 1; the total is in X-Total-Count' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: 'Page number, from 1; the total is in X-Total-Count' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'Page size' })),
 };
 

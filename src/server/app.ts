@@ -1,5 +1,7 @@
 // The app factory: the whole interface over HTTP on any store. `chatflow serve` and the CLI's
 // embedded mode both start it; tests start it on port 0.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { routes, type RouteName, type RouteSpec } from '../schema/routes.js';
 import { keyChecker } from './auth.js';
@@ -20,6 +22,12 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Receives one line per request (method, path, status, ms); nothing when absent. */
   log?: (line: string) => void;
+  /**
+   * Slow clients may not hold a connection: the headers must arrive within `headersMs`
+   * (default 10 s), the whole request within `requestMs` (30 s); an idle keep-alive connection
+   * is closed after `keepAliveMs` (72 s).
+   */
+  timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number };
 }
 
 interface RouteConfig {
@@ -28,6 +36,39 @@ interface RouteConfig {
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** JSON nested deeper is refused: storing and answering it would recurse once a level. */
+export const MAX_JSON_DEPTH = 100;
+
+/** Whether a parsed JSON value nests deeper than `max` levels (iteratively: any depth is safe). */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Requests node's HTTP parser rejects (or that time out) get the JSON error body too. */
+function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [statusCode, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'the request did not arrive in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the request headers are too large']
+        : [400, `malformed HTTP request${err.reason ? `: ${err.reason}` : ''}`];
+  if (socket.writable) {
+    const body = JSON.stringify({ statusCode, success: false, message });
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
 
 function errorBody(reply: FastifyReply, statusCode: number, message: string) {
   return reply.code(statusCode).type('application/json; charset=utf-8').send({ statusCode, success: false, message });
@@ -35,11 +76,21 @@ function errorBody(reply: FastifyReply, statusCode: number, message: string) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store } = options;
+  const requestMs = options.timeouts?.requestMs ?? 30_000;
+  const headersMs = Math.min(options.timeouts?.headersMs ?? 10_000, requestMs);
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
-    // Slow clients may not hold a connection: the whole request must arrive within these.
-    requestTimeout: 30_000,
+    // Slow clients may not hold a connection: the headers, then the whole request, must arrive
+    // within these (node checks them every connectionsCheckingInterval).
+    http: {
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersMs / 4))),
+    },
+    requestTimeout: requestMs,
+    keepAliveTimeout: options.timeouts?.keepAliveMs ?? 72_000,
+    clientErrorHandler: clientError,
     connectionTimeout: 0,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -54,6 +105,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!isKey(request.headers.authorization)) return errorBody(reply, 401, 'Unauthorized');
     });
   }
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.body !== null && typeof request.body === 'object' && nestsDeeper(request.body, MAX_JSON_DEPTH)) {
+      return errorBody(reply, 400, `body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+  });
   if (options.log) {
     const log = options.log;
     app.addHook('onResponse', async (request, reply) => {
@@ -85,6 +141,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     if (error instanceof ServiceError) return errorBody(reply, error.statusCode, error.message);
     if (isUnavailable(error)) return errorBody(reply, 503, 'the database is unavailable; try again shortly');
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const given = String(request.headers['content-type'] ?? '').slice(0, 100);
+      return errorBody(reply, 415, `content-type ${given || '(none)'} is not supported: send application/json`);
+    }
     const status = error.statusCode ?? 500;
     if (status < 500) return errorBody(reply, status, error.message);
     options.log?.(`error on ${request.method} ${request.url}: ${error.message}`);

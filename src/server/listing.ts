@@ -4,11 +4,11 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Listing } from './store/types.js';
 
-async function* jsonLines(rows: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<string> {
+async function* jsonLines<R>(rows: AsyncIterable<R> | Iterable<R>, text: (row: R) => string): AsyncGenerator<string> {
   let first = true;
   let chunk = '[';
   for await (const row of rows) {
-    chunk += (first ? '\n' : ',\n') + JSON.stringify(row);
+    chunk += (first ? '\n' : ',\n') + text(row);
     first = false;
     // Batch small rows into larger writes; a write per row costs more than the rows themselves.
     if (chunk.length >= 16_384) {
@@ -21,5 +21,6 @@ async function* jsonLines(rows: AsyncIterable<unknown> | Iterable<unknown>): Asy
 
 export function sendListing(reply: FastifyReply, listing: Listing<unknown>) {
   if (listing.total !== undefined) reply.header('x-total-count', String(listing.total));
-  return reply.type('application/json; charset=utf-8').send(Readable.from(jsonLines(listing.rows)));
+  const lines = listing.texts ? jsonLines(listing.texts, (t) => t) : jsonLines(listing.rows, (row) => JSON.stringify(row));
+  return reply.type('application/json; charset=utf-8').send(Readable.from(lines));
 }

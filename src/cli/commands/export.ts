@@ -57,18 +57,25 @@ const FLOWISE_NOTE =
 
 type Source = { resource: Resource; chatflowId?: string };
 
-function records(client: ChatflowClient, { resource, chatflowId }: Source): AsyncIterable<unknown> {
+type Entry = { value: unknown; text?: string | undefined };
+
+async function* entries(values: AsyncIterable<unknown>): AsyncGenerator<Entry> {
+  for await (const value of values) yield { value };
+}
+
+/** A source's records; messages (the bulk) with their JSON text as received, to be copied as is. */
+function records(client: ChatflowClient, { resource, chatflowId }: Source): AsyncIterable<Entry> {
   switch (resource) {
     case 'variables':
-      return client.variables.stream();
+      return entries(client.variables.stream());
     case 'assistants':
-      return client.assistants.stream();
+      return entries(client.assistants.stream());
     case 'messages':
-      return client.messages.stream(chatflowId!);
+      return client.messages.streamEntries(chatflowId!);
     case 'feedback':
-      return client.feedback.stream(chatflowId!);
+      return entries(client.feedback.stream(chatflowId!));
     case 'upsert-history':
-      return client.upsertHistory.stream(chatflowId!);
+      return entries(client.upsertHistory.stream(chatflowId!));
   }
 }
 
@@ -107,8 +114,8 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: LineW
       source.chatflowId === undefined ? '' : `,"chatflowid":${JSON.stringify(source.chatflowId)}`
     },"data":`;
     let n = 0;
-    for await (const record of records(client, source)) {
-      await writer.line(`${head}${JSON.stringify(record)}}`);
+    for await (const { value, text } of records(client, source)) {
+      await writer.line(`${head}${text ?? JSON.stringify(value)}}`);
       if (++n % 256 === 0) progress.add(256);
     }
     progress.add(n % 256);

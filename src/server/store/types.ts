@@ -31,6 +31,11 @@ export interface Listing<T> {
   /** Set when a page was asked for. */
   total?: number;
   rows: AsyncIterable<T> | Iterable<T>;
+  /**
+   * The same rows as JSON texts (each exactly JSON.stringify of the row), when the database can
+   * write them itself more cheaply; a streamed answer then sends these instead of `rows`.
+   */
+  texts?: AsyncIterable<string>;
 }
 
 /** Inclusive bounds, already normalised to stored ISO strings. */

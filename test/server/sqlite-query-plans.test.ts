@@ -1,0 +1,85 @@
+// The chat-message filters must stay index range scans on SQLite. With an exact-match filter
+// (sessionId, chatId) and a date range, the index that starts with that filter must be used: the
+// date index instead scans every message of the range (bench/messages-filter.js at 1,000,000
+// messages: sessionId + 30 days ≈ 260 ms a request instead of ≈ 3 ms; a one-year range ≈ 5 s).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KyselyStore } from '../../src/server/store/kysely-store.js';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import type { Database as Tables } from '../../src/server/store/tables.js';
+import type { MessageFilter, PageRequest } from '../../src/server/store/types.js';
+
+const FLOW = 'plan-flow';
+
+describe('SQLite query plans of message lists', () => {
+  let dir: string;
+  let path: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'chatflow-plans-'));
+    path = join(dir, 'chatflow.db');
+    const store = await openSqliteStore(path);
+    const start = Date.UTC(2025, 0, 1);
+    const messages = Array.from({ length: 4000 }, (_, i) => ({
+      id: `m-${i}`,
+      role: 'apiMessage' as const,
+      sessionId: `s-${i % 80}`,
+      chatId: `c-${i % 80}`,
+      chatType: i % 5 ? 'INTERNAL' : 'EXTERNAL',
+      memoryType: 'bufferMemory',
+      createdDate: new Date(start + ((i * 7919) % 4000) * 7_884_000).toISOString(),
+    }));
+    await store.ingestMessages(FLOW, messages);
+    await store.close();
+    // Opened and closed again, as a restarted service would (room for open-time maintenance).
+    await (await openSqliteStore(path)).close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The plan of every query the store runs for this list (SQL captured from kysely's log). */
+  async function plans(filter: Omit<MessageFilter, 'chatflowid'>, page: PageRequest = {}): Promise<string[]> {
+    const queries: { sql: string; parameters: readonly unknown[] }[] = [];
+    const sqlite = new Database(path, { readonly: true });
+    const db = new Kysely<Tables>({
+      dialect: new SqliteDialect({ database: sqlite }),
+      log: (event) => {
+        if (event.level === 'query') queries.push({ sql: event.query.sql, parameters: event.query.parameters });
+      },
+    });
+    const listing = await new KyselyStore(db, 'sqlite').listMessages({ chatflowid: FLOW, ...filter }, 'asc', page);
+    for await (const row of listing.rows) {
+      void row;
+      break;
+    }
+    const explained = queries.map((q) =>
+      (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '),
+    );
+    await db.destroy();
+    return explained;
+  }
+
+  const range = { start: '2025-02-01T00:00:00.000Z', end: '2025-11-30T23:59:59.999Z' };
+
+  it('sessionId alone uses the session index', async () => {
+    for (const plan of await plans({ sessionId: 's-1' })) expect(plan).toMatch(/INDEX chat_message_flow_session \(chatflowid=\? AND sessionId=\?/);
+  });
+
+  it('sessionId with a date range still uses the session index', async () => {
+    for (const plan of await plans({ sessionId: 's-1', ...range })) {
+      expect(plan).toMatch(/INDEX chat_message_flow_session \(chatflowid=\? AND sessionId=\?/);
+    }
+  });
+
+  it('chatId with a date range uses the chat index', async () => {
+    for (const plan of await plans({ chatId: 'c-1', ...range })) expect(plan).toMatch(/INDEX chat_message_flow_chat \(chatflowid=\? AND "?chatId"?=\?/);
+  });
+
+  it('a date range alone, paged, uses the date index for the rows and the count', async () => {
+    const found = await plans(range, { page: 1, limit: 50 });
+    expect(found).toHaveLength(2);
+    for (const plan of found) expect(plan).toMatch(/INDEX chat_message_flow_date \(chatflowid=\? AND createdDate>\? AND createdDate<\?\)/);
+  });
+});
