@@ -182,7 +182,8 @@ export const routes = {
     method: 'DELETE', path: '/chatmessage/:id', tag: 'chat messages',
     summary: 'Delete the messages of a chatflow that match the filters (all without filters), with their feedback',
     params: ChatflowIdParam,
-    query: Type.Object({ ...messageFilters, hardDelete: Type.Optional(QueryBoolean) }),
+    // A mistyped filter must not widen a delete to the whole chatflow: unknown parameters are 400.
+    query: Type.Object({ ...messageFilters, hardDelete: Type.Optional(QueryBoolean) }, { additionalProperties: false }),
     response: Affected, errors: [400, 404],
   },
   ingestMessages: {

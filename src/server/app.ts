@@ -95,6 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Errors the router raises before any handler (a malformed or over-long path) get the same body.
+    frameworkErrors: (error, _request, reply) => errorBody(reply, error.statusCode ?? 400, error.message),
   });
   app.setValidatorCompiler(compileValidator);
 
@@ -120,7 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Unknown paths are 404; a known path with another method is 405 with the methods it has.
   const known: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
-    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    const literal = route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`^${literal.replace(/:[^/]+/g, '[^/]+')}/?$`);
     for (const method of [route.method].flat()) known.push({ pattern, method });
   });
   app.setNotFoundHandler((request, reply) => {

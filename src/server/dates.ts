@@ -1,5 +1,12 @@
 // Date filter bounds: ISO 8601 date-times and plain dates, both bounds inclusive.
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/** True when year-month-day names a day of the calendar (Date.parse rolls 02-30 over to March). */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
@@ -16,12 +23,14 @@ export function parseDateBound(text: string, bound: 'start' | 'end'): string | n
   }
   const plain = PLAIN_DATE.exec(text);
   if (plain) {
-    const ms = Date.UTC(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3]));
-    const d = new Date(ms);
-    if (d.getUTCDate() !== Number(plain[3]) || d.getUTCMonth() !== Number(plain[2]) - 1) return null;
+    const [year, month, day] = [Number(plain[1]), Number(plain[2]), Number(plain[3])];
+    if (!isCalendarDay(year, month, day)) return null;
+    const ms = Date.UTC(year, month - 1, day);
     return new Date(bound === 'end' ? ms + 86_400_000 - 1 : ms).toISOString();
   }
   if (!DATE_TIME.test(text)) return null;
+  const [, y, m, d] = DATE_PART.exec(text)!;
+  if (!isCalendarDay(Number(y), Number(m), Number(d))) return null;
   const zoned = /([Zz]|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
   const ms = Date.parse(zoned.replace(' ', 'T'));
   if (Number.isNaN(ms)) return null;

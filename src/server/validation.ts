@@ -50,7 +50,7 @@ function fieldName(context: string, error: ErrorObject): string {
     .replace(/^\./, '');
   const missing = error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : '';
   const field = [path, missing].filter(Boolean).join('.');
-  return field || (context === 'body' ? 'body' : context);
+  return field || (context === 'querystring' ? 'query' : context);
 }
 
 function rule(error: ErrorObject): string {
@@ -76,6 +76,8 @@ function rule(error: ErrorObject): string {
       return `must have at most ${String(params.limit)} items`;
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'additionalProperties':
+      return `has an unknown parameter ${String(params.additionalProperty)}`;
     case 'format':
     case 'pattern':
       return typeof parent['x-rule'] === 'string' ? parent['x-rule'] : `must match ${error.keyword} ${String(params.format ?? params.pattern)}`;
@@ -91,7 +93,10 @@ function rule(error: ErrorObject): string {
 export function validationMessage(context: string, errors: ErrorObject[]): string {
   const depth = (e: ErrorObject) => e.instancePath.split('/').length + (e.keyword === 'required' ? 1 : 0);
   const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
-  const best = [...(useful.length ? useful : errors)].sort((a, b) => depth(b) - depth(a))[0];
+  // At equal depth a broken rule says more than a wrong type (which is usually the other shape
+  // of a one-or-many value).
+  const rank = (e: ErrorObject) => depth(e) * 2 + (e.keyword === 'type' ? 0 : 1);
+  const best = [...(useful.length ? useful : errors)].sort((a, b) => rank(b) - rank(a))[0];
   if (!best) return `${context} is invalid`;
   if (best.instancePath === '' && best.keyword === 'type' && context === 'body') {
     return `body must be ${rule(best).replace(/^must be /, '')}`;

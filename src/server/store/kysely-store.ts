@@ -71,7 +71,7 @@ function isUniqueViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
-function rangeConditions(eb: AnyEb, column: string, range: DateRange): Expression<SqlBool>[] {
+function rangeConditions(eb: AnyEb, column: string | Expression<unknown>, range: DateRange): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   if (range.start) out.push(eb(column, '>=', range.start));
   if (range.end) out.push(eb(column, '<=', range.end));
@@ -483,10 +483,17 @@ export class KyselyStore implements Store {
   private messageConditions(eb: AnyEb, f: MessageFilter, p: string): Expression<SqlBool> {
     const conditions: Expression<SqlBool>[] = [eb(`${p}chatflowid`, '=', f.chatflowid)];
     if (f.chatTypes?.length) conditions.push(eb(`${p}chatType`, 'in', f.chatTypes));
+    let exact = false;
     for (const key of ['chatId', 'memoryType', 'sessionId'] as const) {
-      if (f[key] !== undefined) conditions.push(eb(`${p}${key}`, '=', f[key]));
+      if (f[key] !== undefined) {
+        conditions.push(eb(`${p}${key}`, '=', f[key]));
+        exact = true;
+      }
     }
-    conditions.push(...rangeConditions(eb, `${p}createdDate`, f));
+    // SQLite keeps no statistics, so with a date range it would pick the (chatflow, date) index
+    // and scan the whole range; `+column` steers it to the index of the exact-match filter.
+    const dateColumn = exact && this.kind === 'sqlite' ? sql`+${sql.ref(`${p}createdDate`)}` : `${p}createdDate`;
+    conditions.push(...rangeConditions(eb, dateColumn, f));
     return eb.and(conditions);
   }
 
