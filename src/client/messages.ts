@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatMessageIngest, MESSAGE_JSON_FIELDS } from '../schema/resources.js';
+import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
+import type { ChatMessage, ChatMessageIngest } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, type QueryInput, type StreamEntry, path } from './core.js';
 
@@ -14,21 +15,13 @@ export type MessageDeleteQuery = Omit<RouteQuery<'deleteMessages'>, 'hardDelete'
   chatType?: string | string[];
 };
 
-const JSON_FIELDS = [
-  'sourceDocuments',
-  'usedTools',
-  'fileAnnotations',
-  'agentReasoning',
-  'fileUploads',
-  'action',
-] as const satisfies (typeof MESSAGE_JSON_FIELDS)[number][];
 
 /** Older Flowise versions answer the structured fields as strings holding JSON. */
 function normaliseMessage(item: unknown): ChatMessage {
   const m = item as Record<string, unknown>;
   if (!m || typeof m !== 'object') return m as ChatMessage;
   let out: Record<string, unknown> | undefined;
-  for (const field of JSON_FIELDS) {
+  for (const field of MESSAGE_JSON_FIELDS) {
     const v = m[field];
     if (typeof v !== 'string' || !/^\s*[[{]/.test(v)) continue;
     try {

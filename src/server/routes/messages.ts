@@ -1,6 +1,21 @@
+import type { RouteQuery } from '../../schema/routes.js';
 import { ServiceError } from '../errors.js';
+import type { MessageFilter } from '../store/types.js';
 import { dateRange, pageOf, queryFlag, sortOrder } from './query.js';
 import type { HandlersFor } from './types.js';
+
+/** The filters list and delete share, as the store takes them. */
+function messageFilter(chatflowid: string, q: RouteQuery<'deleteMessages'>): MessageFilter {
+  return {
+    chatflowid,
+    chatTypes: q.chatType,
+    chatId: q.chatId,
+    memoryType: q.memoryType,
+    sessionId: q.sessionId,
+    ...dateRange(q),
+    feedbackType: q.feedbackType,
+  };
+}
 
 export const messageRoutes: HandlersFor<'listMessages' | 'deleteMessages' | 'ingestMessages'> = {
   listMessages: {
@@ -8,12 +23,7 @@ export const messageRoutes: HandlersFor<'listMessages' | 'deleteMessages' | 'ing
       const withFeedback = queryFlag(query.feedback);
       return store.listMessages(
         {
-          chatflowid: params.id,
-          chatTypes: query.chatType,
-          chatId: query.chatId,
-          memoryType: query.memoryType,
-          sessionId: query.sessionId,
-          ...dateRange(query),
+          ...messageFilter(params.id, query),
           withFeedback,
           // The interface applies feedbackType only together with feedback=true.
           feedbackType: withFeedback ? query.feedbackType : undefined,
@@ -26,15 +36,7 @@ export const messageRoutes: HandlersFor<'listMessages' | 'deleteMessages' | 'ing
   deleteMessages: {
     async handle({ store, params, query }) {
       // hardDelete asks Flowise to clear third-party memory too; the embedded service keeps none.
-      const affected = await store.deleteMessages({
-        chatflowid: params.id,
-        chatTypes: query.chatType,
-        chatId: query.chatId,
-        memoryType: query.memoryType,
-        sessionId: query.sessionId,
-        ...dateRange(query),
-        feedbackType: query.feedbackType,
-      });
+      const affected = await store.deleteMessages(messageFilter(params.id, query));
       if (affected === 0) throw new ServiceError(404, `no chat messages of chatflow ${params.id} match`);
       return { affected };
     },
