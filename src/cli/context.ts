@@ -2,9 +2,18 @@
 // started lazily when none is configured), and output in the chosen format.
 import type { Command } from 'commander';
 import type { ChatflowClient } from '../client/index.js';
-import { resolveConnection, getProfile, type Connection } from './config.js';
+import { checkPermissions, resolveConnection, getProfile, type Connection } from './config.js';
 import { UsageError } from './exit.js';
-import { printNote, resolveFormat, writeRecords, type Format, type Rec, type RecordSource } from './output.js';
+import { printNote, printWarning, resolveFormat, writeRecords, type Format, type Rec, type RecordSource } from './output.js';
+
+let warnedReadable = false;
+/** A key taken from a config file that other users can read may be known to them: say so, once. */
+export async function warnIfKeyFileReadable(): Promise<void> {
+  if (warnedReadable) return;
+  warnedReadable = true;
+  const warning = await checkPermissions();
+  if (warning) printWarning(warning);
+}
 
 export interface GlobalOptions {
   url?: string;
@@ -75,18 +84,20 @@ export class Context {
     return resolveConnection({ flagUrl: this.globals.url, flagApiKey: this.globals.apiKey, flagProfile: this.globals.profile });
   }
 
-  client(): Promise<ChatflowClient> {
-    return (this.clientPromise ??= this.connect());
+  /** `bulk`: long work (export, import), for which an embedded service gets a thread of its own. */
+  client(opts: { bulk?: boolean } = {}): Promise<ChatflowClient> {
+    return (this.clientPromise ??= this.connect(opts.bulk === true));
   }
 
-  private async connect(): Promise<ChatflowClient> {
+  private async connect(bulk: boolean): Promise<ChatflowClient> {
     const timeoutMs = this.timeoutMs();
     const conn = await this.connection();
+    if (conn.apiKeySource === 'profile') await warnIfKeyFileReadable();
     const { createClient } = await import('../client/index.js');
     const onDebug = this.debug ? (line: string) => printNote(`debug: ${line}`) : undefined;
     if (conn.url) return createClient({ baseUrl: conn.url, apiKey: conn.apiKey, timeoutMs, onDebug });
     const { startEmbedded } = await import('./embedded.js');
-    const embedded = await startEmbedded();
+    const embedded = await startEmbedded({ thread: bulk });
     this.embedded = embedded;
     onDebug?.(`embedded service on ${embedded.url} (database ${embedded.dbPath})`);
     return createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, timeoutMs, onDebug });

@@ -1,8 +1,9 @@
 // The embedded service: with no server configured, the CLI starts the service's app factory on
 // a free loopback port over the local SQLite database and talks HTTP to it like to any server.
-// The service runs in a worker thread (embedded-worker.ts), so that its work (the database,
-// validation, serialising lists) and the CLI's (parsing, formatting, writing) run side by side:
-// an export or import of a million records uses two cores instead of one.
+// Bulk commands (export, import) run it in a worker thread (embedded-worker.ts), so that the
+// service's work (the database, validation, writing lists) and the CLI's (reading, parsing,
+// writing files) run side by side on two cores; other commands keep it in their own thread,
+// which starts faster.
 import { randomBytes } from 'node:crypto';
 
 export interface EmbeddedService {
@@ -12,14 +13,28 @@ export interface EmbeddedService {
   close(): Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  /** Run the service in a worker thread (worth it for long bulk work). */
+  thread?: boolean;
+}
+
 /** What the worker answers once it listens, or why it could not start. */
 export type WorkerReply = { url: string } | { error: { message: string; exitCode?: number } };
 
-export async function startEmbedded(): Promise<EmbeddedService> {
-  const [{ Worker }, { defaultDbPath }] = await Promise.all([import('node:worker_threads'), import('../server/default-db.js')]);
+export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedService> {
+  const { defaultDbPath } = await import('../server/default-db.js');
   const dbPath = defaultDbPath();
   // A one-off key: other local users cannot reach this short-lived port without it.
   const apiKey = randomBytes(24).toString('base64url');
+  if (options.thread) return { ...(await startWorker(dbPath, apiKey)), apiKey, dbPath };
+  const [{ startServer }, { openStore }] = await Promise.all([import('../server/app.js'), import('../server/open-store.js')]);
+  const store = await openStore({ dbPath });
+  const server = await startServer({ store, host: '127.0.0.1', port: 0, apiKeys: [apiKey] });
+  return { url: server.url, apiKey, dbPath, close: () => server.close() };
+}
+
+async function startWorker(dbPath: string, apiKey: string): Promise<{ url: string; close(): Promise<void> }> {
+  const { Worker } = await import('node:worker_threads');
   const worker = new Worker(new URL('./embedded-worker.js', import.meta.url), { workerData: { dbPath, apiKey } });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const reply = await new Promise<WorkerReply>((resolve, reject) => {
@@ -33,8 +48,6 @@ export async function startEmbedded(): Promise<EmbeddedService> {
   }
   return {
     url: reply.url,
-    apiKey,
-    dbPath,
     async close() {
       // The worker finishes in-flight requests, closes the database and exits.
       worker.postMessage('close');

@@ -65,17 +65,20 @@ export function createProgress(opts: ProgressOptions): Progress {
   let lastDraw = -Infinity;
   let shown = false;
 
+  const columns = () => (out.columns && out.columns > 0 ? out.columns : Number(env.COLUMNS) || 80);
   const text = (): string => {
     const secs = (performance.now() - started) / 1000;
     const rate = secs > 0 ? count / secs : 0;
     const f = fraction ?? (total ? Math.min(1, count / total) : undefined);
-    const counted = `${group(count)}${total !== undefined ? `/${group(total)}` : ''} ${opts.unit}`;
-    const tail = `${counted}  ${group(rate)}/s  ${f !== undefined && f > 0 ? `ETA ${duration((secs * (1 - f)) / f)}` : `${duration(secs)}`}`;
-    if (f === undefined) return `${opts.label}  ${tail}`;
+    // Fixed widths, so that the line does not jitter as the numbers grow.
+    const counted = total !== undefined ? `${group(count).padStart(group(total).length)}/${group(total)}` : group(count).padStart(11);
+    const eta = f !== undefined && f > 0 ? `ETA ${duration((secs * (1 - f)) / f)}` : duration(secs);
+    const tail = `${counted} ${opts.unit}  ${`${group(rate)}/s`.padStart(10)}  ${eta.padEnd(11)}`;
+    if (f === undefined) return `${opts.label}  ${tail}`.trimEnd();
     const pct = `${Math.floor(f * 100)}%`.padStart(4);
-    if (!tty) return `${opts.label} ${pct}  ${tail}`;
-    const columns = out.columns && out.columns > 0 ? out.columns : 80;
-    const width = Math.max(10, Math.min(30, columns - opts.label.length - tail.length - 10));
+    if (!tty) return `${opts.label} ${pct}  ${tail}`.trimEnd();
+    const width = Math.min(30, columns() - opts.label.length - pct.length - tail.length - 6);
+    if (width < 10) return `${opts.label} ${pct}  ${tail}`.trimEnd();
     const full = Math.round(f * width);
     return `${opts.label} [${'█'.repeat(full)}${'░'.repeat(width - full)}] ${pct}  ${tail}`;
   };
@@ -88,8 +91,7 @@ export function createProgress(opts: ProgressOptions): Progress {
     if (!force && now - lastDraw < (tty ? TTY_INTERVAL_MS : PLAIN_INTERVAL_MS)) return;
     lastDraw = now;
     if (tty) {
-      const columns = out.columns && out.columns > 0 ? out.columns : 80;
-      out.write(`\r${text().slice(0, columns - 1)}\x1b[K`);
+      out.write(`\r${text().slice(0, columns() - 1).trimEnd()}\x1b[K`);
       shown = true;
     } else {
       out.write(`${text()}\n`);

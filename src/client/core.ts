@@ -4,7 +4,7 @@
 // thus `chatflow --help`) costs nothing.
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
-import { ListParseError, listItems, parseJsonEntries } from './jsonStream.js';
+import { ListParseError, listItems, parseJsonBatches, type ListEntry } from './jsonStream.js';
 
 export interface CoreOptions {
   /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
@@ -48,11 +48,7 @@ export interface ListResult<T> {
 
 export type Normalise<T> = (item: unknown) => T;
 
-export interface StreamEntry<T> {
-  value: T;
-  /** JSON text of `value`, exactly as the server sent it, when known. */
-  text: string | undefined;
-}
+
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -208,24 +204,30 @@ export class HttpCore {
 
   /** A list element by element as the bytes arrive (constant memory on our service's streams). */
   async *stream<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<T> {
-    for await (const entry of this.streamEntries(apiPath, query, normalise)) yield entry.value;
+    for await (const batch of this.batches(apiPath, query, true)) {
+      for (const { value } of batch) yield normalise ? normalise(value) : (value as T);
+    }
   }
 
   /**
-   * stream(), with each element's JSON text as received when the list came line by line and
-   * normalising left the element as it was: a copy of the list can be written without
-   * serialising each element again.
+   * Each element's JSON text, for copying a list, a received chunk's worth at a time: from a
+   * line-per-element list (our service's streams, whose elements are in normal form already) the
+   * lines as received, not parsed (only the first is, and each is checked to be one whole object);
+   * from any other list (Flowise's) each element normalised and serialised.
    */
-  async *streamEntries<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<StreamEntry<T>> {
+  async *streamTexts(apiPath: string, query?: QueryInput, normalise?: Normalise<unknown>): AsyncGenerator<string[]> {
+    for await (const batch of this.batches(apiPath, query, false)) {
+      yield batch.map(({ value, text }) => text ?? JSON.stringify(normalise ? normalise(value) : value));
+    }
+  }
+
+  private async *batches(apiPath: string, query: QueryInput | undefined, parse: boolean): AsyncGenerator<ListEntry[]> {
     const res = await this.send('GET', apiPath, { query });
     let finished = false;
     try {
       await this.check(res, 'GET', apiPath);
       try {
-        for await (const { value, text } of parseJsonEntries(res.body)) {
-          const normalised = normalise ? normalise(value) : (value as T);
-          yield { value: normalised, text: normalised === value ? text : undefined };
-        }
+        yield* parseJsonBatches(res.body, { parse });
       } catch (err) {
         if (err instanceof ListParseError) throw this.invalid('GET', apiPath, `is not a readable list (${err.message})`);
         throw this.mapStreamError(err, 'GET', apiPath);

@@ -20,18 +20,29 @@ export function listItems(body: unknown): unknown[] {
 }
 
 export async function* parseJsonList(source: AsyncIterable<Uint8Array>): AsyncGenerator<unknown> {
-  for await (const entry of parseJsonEntries(source)) yield entry.value;
+  for await (const batch of parseJsonBatches(source)) for (const entry of batch) yield entry.value;
 }
 
-/** An element of a list, with its JSON text when the list came line by line. */
+/**
+ * An element of a list: its value, or (line-per-element lists read with `parse: false`) the text
+ * of the line instead, after the first element.
+ */
 export interface ListEntry {
-  value: unknown;
+  value?: unknown;
   /** The element's text as received (line-per-element lists only). */
   text?: string;
 }
 
-/** parseJsonList, keeping each element's text: a copy can then be written without serialising again. */
-export async function* parseJsonEntries(source: AsyncIterable<Uint8Array>): AsyncGenerator<ListEntry> {
+/**
+ * parseJsonList, keeping each element's text, and handing out the elements of each chunk received
+ * together (one await a chunk rather than one an element). With `parse: false`, the lines after
+ * the first (which is parsed, to tell the list's shape) are not parsed, only checked to hold one
+ * JSON object or array: copying a million elements then costs no JSON.parse each.
+ */
+export async function* parseJsonBatches(
+  source: AsyncIterable<Uint8Array>,
+  { parse = true }: { parse?: boolean } = {},
+): AsyncGenerator<ListEntry[]> {
   const decoder = new TextDecoder('utf-8');
   let mode = 'detect' as Mode;
   // Everything received while the shape is unknown, so that we can fall back to buffering.
@@ -60,6 +71,13 @@ export async function* parseJsonEntries(source: AsyncIterable<Uint8Array>): Asyn
       return undefined;
     }
     const text = line.endsWith(',') ? line.slice(0, -1) : line;
+    if (!parse && yielded) {
+      const first = text.charCodeAt(0);
+      const last = text.charCodeAt(text.length - 1);
+      // '{' … '}' or '[' … ']': a whole object or array (the server's JSON.stringify of one).
+      if ((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d)) return { text };
+      return fail('a line that is not one JSON object');
+    }
     try {
       return { value: JSON.parse(text) as unknown, text };
     } catch {
@@ -109,9 +127,11 @@ export async function* parseJsonEntries(source: AsyncIterable<Uint8Array>): Asyn
   };
 
   for await (const chunk of source) {
-    yield* feed(decoder.decode(chunk, { stream: true }), false);
+    const batch = [...feed(decoder.decode(chunk, { stream: true }), false)];
+    if (batch.length > 0) yield batch;
   }
-  yield* feed(decoder.decode(), true);
+  const last = [...feed(decoder.decode(), true)];
+  if (last.length > 0) yield last;
 
   if (mode === 'buffer') {
     let body: unknown;
@@ -121,7 +141,7 @@ export async function* parseJsonEntries(source: AsyncIterable<Uint8Array>): Asyn
       throw new ListParseError('the body is not JSON');
     }
     head = '';
-    for (const value of listItems(body)) yield { value };
+    yield listItems(body).map((value) => ({ value }));
     return;
   }
   if (!opened) throw new ListParseError('the body is empty');

@@ -1,7 +1,7 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { type HttpCore, type ListResult, type QueryInput, type StreamEntry, path } from './core.js';
+import { type HttpCore, type ListResult, type QueryInput, path } from './core.js';
 
 type QueryBool = boolean | 'true' | 'false' | '1' | '0';
 
@@ -51,9 +51,9 @@ export function messagesApi(core: HttpCore) {
       core.list(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
     stream: (chatflowId: string, query: MessageListQuery = {}): AsyncIterable<ChatMessage> =>
       core.stream(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
-    /** stream(), with each message's JSON text as received when it needs no normalising (for copies). */
-    streamEntries: (chatflowId: string, query: MessageListQuery = {}): AsyncIterable<StreamEntry<ChatMessage>> =>
-      core.streamEntries(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
+    /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
+    streamTexts: (chatflowId: string, query: MessageListQuery = {}): AsyncIterable<string[]> =>
+      core.streamTexts(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
     /** No filter deletes every message of the chatflow. */
     delete: (chatflowId: string, query: MessageDeleteQuery = {}): Promise<{ affected: number }> =>
       core.affected('DELETE', listPath(chatflowId), { query: withBooleans(query, ['hardDelete']) }),

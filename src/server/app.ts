@@ -38,6 +38,7 @@ interface RouteConfig {
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** JSON nested deeper is refused: storing and answering it would recurse once a level. */
 export const MAX_JSON_DEPTH = 100;
+const MAX_PARAM_LENGTH = 1000;
 
 /** Whether a parsed JSON value nests deeper than `max` levels (iteratively: any depth is safe). */
 function nestsDeeper(value: unknown, max: number): boolean {
@@ -76,6 +77,10 @@ function errorBody(reply: FastifyReply, statusCode: number, message: string) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store } = options;
+  // A key a client put in the URL (where it does not belong) is cut out of the log lines too.
+  const secrets = (options.apiKeys ?? []).filter(Boolean).flatMap((k) => [k, encodeURIComponent(k)]);
+  const sink = options.log;
+  const log = sink && ((line: string) => sink(secrets.reduce((out, k) => out.split(k).join('<redacted>'), line)));
   const requestMs = options.timeouts?.requestMs ?? 30_000;
   const headersMs = Math.min(options.timeouts?.headersMs ?? 10_000, requestMs);
   const app = Fastify({
@@ -94,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionTimeout: 0,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any handler (a malformed or over-long path) get the same body.
     frameworkErrors: (error, _request, reply) => errorBody(reply, error.statusCode ?? 400, error.message),
   });
@@ -112,8 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return errorBody(reply, 400, `body is nested deeper than ${MAX_JSON_DEPTH} levels`);
     }
   });
-  if (options.log) {
-    const log = options.log;
+  if (log) {
     app.addHook('onResponse', async (request, reply) => {
       log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
     });
@@ -150,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     const status = error.statusCode ?? 500;
     if (status < 500) return errorBody(reply, status, error.message);
-    options.log?.(`error on ${request.method} ${request.url}: ${error.message}`);
+    log?.(`error on ${request.method} ${request.url}: ${error.message}`);
     return errorBody(reply, 500, 'internal error');
   });
 

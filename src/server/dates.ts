@@ -8,6 +8,13 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** `YYYY-MM-DDTHH:MM:SS.sssZ` naming a real instant: exactly what toISOString would write. */
+function isCanonical(text: string): boolean {
+  if (!CANONICAL.test(text)) return false;
+  const at = (from: number) => Number(text.slice(from, from + 2));
+  return isCalendarDay(Number(text.slice(0, 4)), at(5), at(8)) && at(11) < 24 && at(14) < 60 && at(17) < 60;
+}
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /**
@@ -17,10 +24,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|
  */
 export function parseDateBound(text: string, bound: 'start' | 'end'): string | null {
   // The stored form itself (every date the service answers, so every date an import sends): as is.
-  if (CANONICAL.test(text)) {
-    const ms = Date.parse(text);
-    if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return text;
-  }
+  if (isCanonical(text)) return text;
   const plain = PLAIN_DATE.exec(text);
   if (plain) {
     const [year, month, day] = [Number(plain[1]), Number(plain[2]), Number(plain[3])];

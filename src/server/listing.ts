@@ -19,8 +19,26 @@ async function* jsonLines<R>(rows: AsyncIterable<R> | Iterable<R>, text: (row: R
   yield `${chunk}${first ? ']' : '\n]'}`;
 }
 
-export function sendListing(reply: FastifyReply, listing: Listing<unknown>) {
+/**
+ * A list that fits in one chunk (most lists: variables, assistants, a session's messages) goes
+ * out as one string with its length; a longer one is streamed. Either way the first rows are read
+ * before the status is sent, so that a failing query still gets a proper error answer.
+ */
+export async function sendListing(reply: FastifyReply, listing: Listing<unknown>) {
   if (listing.total !== undefined) reply.header('x-total-count', String(listing.total));
   const lines = listing.texts ? jsonLines(listing.texts, (t) => t) : jsonLines(listing.rows, (row) => JSON.stringify(row));
-  return reply.type('application/json; charset=utf-8').send(Readable.from(lines));
+  reply.type('application/json; charset=utf-8');
+  const first = await lines.next();
+  if (first.done) return reply.send('[]');
+  const second = await lines.next();
+  if (second.done) return reply.send(first.value);
+  return reply.send(
+    Readable.from(
+      (async function* () {
+        yield first.value;
+        yield second.value;
+        yield* lines;
+      })(),
+    ),
+  );
 }

@@ -41,7 +41,8 @@ function describe(err: unknown): string {
     case 'SQLITE_NOTADB':
       return 'the file is not a chatflow database (choose another with --db)';
     case 'ENOTDIR':
-      return 'a part of the path is not a directory';
+    case 'EEXIST':
+      return 'a part of the path is a file, not a directory';
     default:
       return err instanceof ServiceError ? err.message : (e.message ?? String(err)).replace(/\/\/[^@/]*@/g, '//***@');
   }

@@ -61,9 +61,9 @@ describe('migrations on PostgreSQL', () => {
       const stores = await Promise.all([1, 2, 3, 4].map(() => openPostgresStore(scratch.url, { poolSize: 2 })));
       const client = new pg.Client({ connectionString: scratch.url });
       await client.connect();
-      const { rows } = await client.query('SELECT name FROM kysely_migration');
+      const { rows } = await client.query('SELECT name FROM kysely_migration ORDER BY name');
       await client.end();
-      expect(rows).toEqual([{ name: '0001_initial' }]);
+      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }]);
       // Every replica works on the one set of tables.
       const v = await stores[0]!.createVariable({ name: 'shared' });
       for (const s of stores) expect((await all(await s.listVariables({}))).map((x) => x.id)).toEqual([v.id]);

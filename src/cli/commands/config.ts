@@ -101,9 +101,10 @@ export function registerConfig(program: Command): void {
         } finally {
           await client.close();
         }
+        // Checked before saving, which makes the file 0600: a key already in it may have been read.
+        await warnIfReadable();
         await setValue(profile, 'url', url);
         await setValue(profile, 'api-key', apiKey);
-        await warnIfReadable();
         printNote(`logged in to ${url} as profile ${profile} (key ${maskKey(apiKey)})`);
       }),
     );

@@ -22,13 +22,13 @@ interface ExportFlags {
 /** Lines are gathered into chunks of about this many characters: one write per line costs more than the line. */
 const CHUNK = 64 * 1024;
 
-/** Writes lines in chunks to a stream, waiting for 'drain' when its buffer is full. */
-class LineWriter {
+/** Writes text in chunks to a stream, waiting for 'drain' when its buffer is full. */
+class ChunkWriter {
   private buffer = '';
   constructor(private readonly out: Out) {}
 
-  async line(text: string): Promise<void> {
-    this.buffer += `${text}\n`;
+  async write(text: string): Promise<void> {
+    this.buffer += text;
     if (this.buffer.length >= CHUNK) await this.flush();
   }
 
@@ -57,25 +57,23 @@ const FLOWISE_NOTE =
 
 type Source = { resource: Resource; chatflowId?: string };
 
-type Entry = { value: unknown; text?: string | undefined };
-
-async function* entries(values: AsyncIterable<unknown>): AsyncGenerator<Entry> {
-  for await (const value of values) yield { value };
+async function* serialised(values: AsyncIterable<unknown>): AsyncGenerator<string[]> {
+  for await (const value of values) yield [JSON.stringify(value)];
 }
 
-/** A source's records; messages (the bulk) with their JSON text as received, to be copied as is. */
-function records(client: ChatflowClient, { resource, chatflowId }: Source): AsyncIterable<Entry> {
+/** A source's records as JSON texts, in chunks; messages (the bulk) copied as received, not parsed again. */
+function records(client: ChatflowClient, { resource, chatflowId }: Source): AsyncIterable<string[]> {
   switch (resource) {
     case 'variables':
-      return entries(client.variables.stream());
+      return serialised(client.variables.stream());
     case 'assistants':
-      return entries(client.assistants.stream());
+      return serialised(client.assistants.stream());
     case 'messages':
-      return client.messages.streamEntries(chatflowId!);
+      return client.messages.streamTexts(chatflowId!);
     case 'feedback':
-      return entries(client.feedback.stream(chatflowId!));
+      return serialised(client.feedback.stream(chatflowId!));
     case 'upsert-history':
-      return entries(client.upsertHistory.stream(chatflowId!));
+      return serialised(client.upsertHistory.stream(chatflowId!));
   }
 }
 
@@ -106,7 +104,7 @@ async function totalOf(client: ChatflowClient, sources: Source[]): Promise<numbe
   return total;
 }
 
-async function writeAll(client: ChatflowClient, sources: Source[], writer: LineWriter, progress: Progress) {
+async function writeAll(client: ChatflowClient, sources: Source[], writer: ChunkWriter, progress: Progress) {
   const counts = new Map<Resource, number>();
   for (const source of sources) {
     // The constant part of each line, built once per list.
@@ -114,11 +112,13 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: LineW
       source.chatflowId === undefined ? '' : `,"chatflowid":${JSON.stringify(source.chatflowId)}`
     },"data":`;
     let n = 0;
-    for await (const { value, text } of records(client, source)) {
-      await writer.line(`${head}${text ?? JSON.stringify(value)}}`);
-      if (++n % 256 === 0) progress.add(256);
+    for await (const texts of records(client, source)) {
+      let lines = '';
+      for (const text of texts) lines += `${head}${text}}\n`;
+      await writer.write(lines);
+      n += texts.length;
+      progress.add(texts.length);
     }
-    progress.add(n % 256);
     counts.set(source.resource, (counts.get(source.resource) ?? 0) + n);
   }
   await writer.flush();
@@ -184,12 +184,13 @@ export function registerExport(program: Command): void {
   addGeneralOptions(addConnectionOptions(cmd)).action(
     action(async (ctx: Context, opts: ExportFlags) => {
       const resources = parseResources(opts.resources);
-      const client = await ctx.client();
+      const client = await ctx.client({ bulk: true });
       const service = await isChatflowService(client);
       if (!service) printNote(`chatflow: ${FLOWISE_NOTE}`);
 
       let chatflows: string[] = [];
-      if (resources.some((r) => PER_CHATFLOW.has(r))) {
+      const perChatflow = resources.some((r) => PER_CHATFLOW.has(r));
+      if (perChatflow) {
         chatflows = opts.chatflow?.length ? [...new Set(opts.chatflow)] : (await client.chatflows.list()).map((c) => c.id);
       }
       const sources: Source[] = [
@@ -208,7 +209,7 @@ export function registerExport(program: Command): void {
       const dest = destination(opts.out);
       let counts: Map<Resource, number>;
       try {
-        counts = await writeAll(client, sources, new LineWriter(dest.out), progress);
+        counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress);
         await dest.finish();
       } catch (err) {
         await dest.abandon();
@@ -220,7 +221,7 @@ export function registerExport(program: Command): void {
       const detail = resources.map((r) => `${counts.get(r) ?? 0} ${r}`).join(', ');
       const secs = (performance.now() - started) / 1000;
       printNote(
-        `exported ${plural(total, 'record')} (${detail}) of ${plural(chatflows.length, 'chatflow')} to ${dest.shown} in ${secs.toFixed(1)}s`,
+        `exported ${plural(total, 'record')} (${detail})${perChatflow ? ` of ${plural(chatflows.length, 'chatflow')}` : ''} to ${dest.shown} in ${secs.toFixed(1)}s`,
       );
     }),
   );

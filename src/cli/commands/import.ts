@@ -189,11 +189,11 @@ class Importer {
     if (!this.opts.continueOnError) {
       await this.settle();
       const from = this.batch?.lines[0] ?? lineNo;
-      throw new UsageError(
-        `line ${lineNo}: ${why}; nothing from line ${from} on was imported` +
-          (from > 1 ? ' (the lines before it were: running the import again skips them)' : '') +
-          '; fix the line, or skip bad lines with --continue-on-error',
-      );
+      const written = !this.client
+        ? ' (--dry-run: nothing was sent)'
+        : `; nothing from line ${from} on was imported` +
+          (from > 1 ? ` (the lines before ${from} were; importing again skips them)` : '');
+      throw new UsageError(`line ${lineNo}: ${why}${written}; fix the line, or skip bad lines with --continue-on-error`);
     }
     this.bad++;
     if (this.bad <= MAX_REPORTED) this.progress.interrupt(() => printWarning(`line ${lineNo}: skipped: ${why}`));
@@ -290,7 +290,7 @@ export function registerImport(program: Command): void {
           }
           input = createReadStream(file, { highWaterMark: 256 * 1024 });
         }
-        const client = opts.dryRun ? undefined : await ctx.client();
+        const client = opts.dryRun ? undefined : await ctx.client({ bulk: true });
         const progress = createProgress({ label: opts.dryRun ? 'check' : 'import', unit: 'records', flag: opts.progress });
         const importer = new Importer(client, { continueOnError: opts.continueOnError === true, resources }, progress);
         const started = performance.now();

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { ChatflowError, type Assistant, type ChatflowClient, type Variable } from '../../client/index.js';
 import { stdoutColor, stdoutColumns } from '../color.js';
 import { resolveConnection, validateUrl } from '../config.js';
-import type { Context } from '../context.js';
+import { warnIfKeyFileReadable, type Context } from '../context.js';
 import { UsageError } from '../exit.js';
 import { addGeneralOptions, addOutputOptions, examples } from '../options.js';
 import { printNote, printWarning } from '../output.js';
@@ -48,6 +48,7 @@ async function locate(spec: string, flag: string, apiKey: string | undefined): P
     if (err instanceof UsageError) throw new UsageError(err.message.replace('(--profile)', `(${flag})`));
     throw err;
   }
+  if (!apiKey && conn.apiKeySource === 'profile') await warnIfKeyFileReadable();
   const key = apiKey ?? conn.apiKey;
   return { label: `profile ${s}${conn.url ? ` (${conn.url})` : ' (embedded database)'}`, ...(conn.url ? { url: conn.url } : {}), ...(key ? { apiKey: key } : {}) };
 }

@@ -19,6 +19,8 @@ export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | null;
   if (!e) return false;
   if (e.code && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  // SQLite's extended codes: SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY, SQLITE_LOCKED_SHAREDCACHE…
+  if (e.code && /^SQLITE_(BUSY|LOCKED)_/.test(e.code)) return true;
   // pg's own errors carry no code: a connection lost or timed out, a pool that could not hand one out.
   return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
     e.message ?? '',

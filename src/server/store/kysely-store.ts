@@ -196,7 +196,9 @@ export class KyselyStore implements Store {
       ]);
       return { total: Number((count as { n: number | string | bigint }).n), rows: (rows as R[]).map(map) };
     }
-    async function* batches(select: (q: AnySelect) => AnySelect): AsyncGenerator<Record<string, unknown>[]> {
+    type Row = Record<string, unknown>;
+    const keyOf = (row: Row): [unknown, unknown] => [row[key], row.id];
+    async function* batches(select: (q: AnySelect) => AnySelect, cursorOf: (last: Row) => [unknown, unknown]): AsyncGenerator<Row[]> {
       let cursor: [unknown, unknown] | undefined;
       for (;;) {
         let q = select(build());
@@ -204,20 +206,21 @@ export class KyselyStore implements Store {
           const after = cursor;
           q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
         }
-        const rows = (await q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH).execute()) as Record<string, unknown>[];
+        const rows = (await q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH).execute()) as Row[];
         yield rows;
         if (rows.length < STREAM_BATCH) return;
-        const last = rows[rows.length - 1]!;
-        cursor = [last[key], last.id];
+        cursor = cursorOf(rows[rows.length - 1]!);
       }
     }
     async function* rows(): AsyncGenerator<T> {
-      for await (const batch of batches((q) => q)) for (const row of batch) yield map(row as R);
+      for await (const batch of batches((q) => q, keyOf)) for (const row of batch) yield map(row as R);
     }
     async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string> {
-      // Only the keyset columns and the text: nothing else is turned into JavaScript values.
-      const select = (q: AnySelect) => q.clearSelect().select([`${column} as ${key}`, `${id} as id`, rendered.as('json')]);
-      for await (const batch of batches(select)) for (const row of batch) yield row.json as string;
+      // Only the text is turned into a JavaScript value; the next batch starts after the key
+      // read back from the last row's text.
+      const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
+      const cursorOf = (last: Row) => keyOf(JSON.parse(last.json as string) as Row);
+      for await (const batch of batches(select, cursorOf)) for (const row of batch) yield row.json as string;
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
   }
@@ -337,6 +340,8 @@ export class KyselyStore implements Store {
   }
 
   listFeedback(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>> {
+    // As for messages: `+column` keeps SQLite on the (chatflow, chat) index when a date range is given too.
+    const dateColumn = filter.chatId !== undefined && this.kind === 'sqlite' ? sql`+${sql.ref('createdDate')}` : 'createdDate';
     return this.listing(
       () =>
         this.db
@@ -346,7 +351,7 @@ export class KyselyStore implements Store {
             eb.and([
               eb('chatflowid', '=', filter.chatflowid),
               ...(filter.chatId !== undefined ? [eb('chatId', '=', filter.chatId)] : []),
-              ...rangeConditions(eb as AnyEb, 'createdDate', filter),
+              ...rangeConditions(eb as AnyEb, dateColumn, filter),
             ]),
           ),
       { column: 'createdDate', key: 'createdDate', id: 'id', order },
@@ -438,7 +443,11 @@ export class KyselyStore implements Store {
 
   async updateAssistant(id: string, patch: AssistantUpdate): Promise<Assistant | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('assistant').selectAll().where('id', '=', id).executeTakeFirst();
+      // details are merged: the row stays locked from this read to the write, or two merges at
+      // once would each write their own key over the other's (SQLite's transactions are
+      // IMMEDIATE, which locks as much already).
+      const select = trx.selectFrom('assistant').selectAll().where('id', '=', id);
+      const current = await (this.kind === 'postgres' ? select.forUpdate() : select).executeTakeFirst();
       if (!current) return undefined;
       const details = patch.details ? { ...JSON.parse(current.details), ...patch.details } : undefined;
       const row = await trx

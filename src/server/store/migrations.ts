@@ -97,6 +97,19 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('upsert_date').on('upsert_history').columns(['date', 'id']).execute();
       },
     },
+    // The lists 0001 left without an index: feedback by chat (one feedback a message, so a
+    // chatflow may hold a million), and assistants in creation order, with or without a type.
+    '0002_list_indexes': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('feedback_flow_chat')
+          .on('chat_message_feedback')
+          .columns(['chatflowid', 'chatId', 'createdDate', 'id'])
+          .execute();
+        await db.schema.createIndex('assistant_created').on('assistant').columns(['createdDate', 'id']).execute();
+        await db.schema.createIndex('assistant_type').on('assistant').columns(['type', 'createdDate', 'id']).execute();
+      },
+    },
   };
 }
 

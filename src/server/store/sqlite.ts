@@ -1,9 +1,9 @@
 // The SQLite store: one file, WAL so readers never wait for the writer, a busy timeout so that
 // several processes can share the file.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { KyselyStore } from './kysely-store.js';
 import { migrate } from './migrations.js';
 import type { Database } from './tables.js';
@@ -31,7 +31,12 @@ function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase {
   let chars = 0;
   return {
     close: () => sqlite.close(),
-    prepare(sql) {
+    prepare(text) {
+      // kysely opens transactions with a deferred BEGIN: one that reads before it writes then
+      // fails at once with SQLITE_BUSY when another process writes meanwhile (the busy timeout
+      // cannot help a deferred transaction upgrade). IMMEDIATE takes the write lock up front,
+      // waiting up to the busy timeout for it, so transactions from several processes queue.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       const cached = cache.get(sql);
       if (cached) cache.delete(sql);
       else chars += sql.length;
@@ -49,7 +54,8 @@ function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase {
 
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // (Checked first: a recursive mkdir under some virtual file systems, e.g. /proc, never returns.)
+  if (path !== ':memory:' && !existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -63,7 +69,16 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(sqlite) }) });
   try {
-    await migrate(db as Kysely<unknown>, 'sqlite');
+    // kysely takes no lock for SQLite migrations: processes starting together on a new file
+    // would each create the tables. Under the write lock they run one after the other.
+    await sql`begin immediate`.execute(db);
+    try {
+      await migrate(db as Kysely<unknown>, 'sqlite');
+      await sql`commit`.execute(db);
+    } catch (err) {
+      await sql`rollback`.execute(db).catch(() => undefined);
+      throw err;
+    }
   } catch (err) {
     await db.destroy();
     throw err;

@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+// A million messages in one chatflow, on SQLite: the CLI's import and export, a filtered list, a
+// delete of them all, and GET /variables against a bare node:http handler. Prints a table.
+//
+//   npx tsc -p . && node bench/million.js [--messages 1000000] [--requests 200] [--seconds 5]
+//                                         [--connections 16] [--keep]
+//
+// 1. Writes N messages of chatflow `bench-flow` as export lines (sessions of 10 messages, one a
+//    second, over a year; 85% INTERNAL) to a file in a temporary directory.
+// 2. import: `node bin/chatflow.js import <file>` into a fresh embedded database (CHATFLOW_DB),
+//    a child process; wall clock from spawn to exit, peak RSS from /usr/bin/time (else /proc).
+// 3. export: `node bin/chatflow.js export --out <file>` from that database, likewise; the file
+//    must be byte for byte the imported one (its SHA-256 is compared).
+// 4. `chatflow serve` on the database (a child process, no API key), then from here over
+//    keep-alive: sequential GET /chatmessage/bench-flow?sessionId=…&startDate=…&endDate=… (a
+//    random session, a 30-day range around it; whole answer read); GET /variables (20 variables)
+//    for --seconds with --connections in flight, against the same query answered by a bare
+//    node:http handler over better-sqlite3 (another child process); last, DELETE
+//    /chatmessage/bench-flow (all of them) in one request.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+// bench/run.js hands every benchmark the same options: unknown ones are left alone.
+const { values } = parseArgs({
+  strict: false,
+  options: {
+    messages: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const N = Number(values.messages);
+const REQUESTS = Number(values.requests);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+if (![N, REQUESTS, SECONDS, CONNECTIONS].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error('usage: node bench/million.js [--messages N] [--requests N] [--seconds N] [--connections N] [--keep]');
+  process.exit(2);
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'chatflow.js');
+if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+  console.error('build first: npx tsc -p .');
+  process.exit(2);
+}
+const { Agent, Pool, request } = await import('undici');
+
+const dir = mkdtempSync(join(tmpdir(), 'chatflow-million-'));
+const input = join(dir, 'messages.jsonl');
+const exported = join(dir, 'export.jsonl');
+const dbPath = join(dir, 'chatflow.db');
+const FLOW = 'bench-flow';
+const load = loadavg()[0];
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- data
+
+const SESSION = 10;
+const START = Date.UTC(2025, 0, 1);
+const sessions = Math.ceil(N / SESSION);
+/** Sessions spread over a year, ten messages a second apart in each. */
+const sessionStart = (s) => START + Math.floor((s * 365 * 86_400_000) / sessions);
+
+async function writeInput() {
+  const out = createWriteStream(input);
+  let chunk = '';
+  for (let i = 0; i < N; i++) {
+    const s = Math.floor(i / SESSION);
+    const message = {
+      id: `m${String(i).padStart(8, '0')}`,
+      role: i % 2 ? 'apiMessage' : 'userMessage',
+      chatflowid: FLOW,
+      content: i % 2
+        ? `Answer ${i}: open Settings → Security and choose "Reset password"; a link arrives by e-mail within a minute.`
+        : `Question ${i}: how do I reset my password?`,
+      sourceDocuments: null,
+      usedTools: i % 20 === 1 ? [{ tool: 'search', toolInput: { q: 'reset password' }, toolOutput: 'kb#12' }] : null,
+      fileAnnotations: null,
+      agentReasoning: null,
+      fileUploads: null,
+      action: null,
+      chatType: s % 7 === 0 ? 'EXTERNAL' : 'INTERNAL',
+      chatId: `c-${s}`,
+      memoryType: 'Buffer Memory',
+      sessionId: `s-${s}`,
+      leadEmail: null,
+      createdDate: new Date(sessionStart(s) + (i % SESSION) * 1000).toISOString(),
+    };
+    chunk += `{"resource":"message","chatflowid":"${FLOW}","data":${JSON.stringify(message)}}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      chunk = '';
+    }
+  }
+  await new Promise((resolve, reject) => out.end(chunk, (err) => (err ? reject(err) : resolve())));
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** The CLI's environment: nothing of ours, a home of its own, the bench database. */
+function cliEnv() {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATFLOW_') && k !== 'NO_COLOR'));
+  for (const d of ['config', 'data', 'cache']) mkdirSync(join(dir, d), { recursive: true });
+  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache'), CHATFLOW_DB: dbPath };
+}
+
+const TIME = '/usr/bin/time';
+
+/** Runs the CLI to its end: wall clock (ms) and peak RSS (MB), from /usr/bin/time or by polling /proc. */
+async function runCli(args) {
+  const rssFile = join(dir, 'rss.txt');
+  const timed = existsSync(TIME);
+  const [cmd, argv] = timed ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const started = performance.now();
+  const child = spawn(cmd, argv, { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  let polled = 0;
+  const poll = timed
+    ? undefined
+    : setInterval(() => {
+        try {
+          const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          if (hwm) polled = Math.max(polled, Number(hwm[1]));
+        } catch {
+          // gone
+        }
+      }, 20);
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  const ms = performance.now() - started;
+  children.delete(child);
+  if (poll) clearInterval(poll);
+  if (code !== 0) throw new Error(`chatflow ${args.join(' ')} exited ${code}: ${stderr}`);
+  const kb = timed ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : polled;
+  return { ms, rssMb: kb / 1024 };
+}
+
+async function sha256(path) {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** Starts a child that prints its URL on its first line of stdout. */
+async function startChild(argv, env) {
+  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    lines.once('line', (line) => {
+      const m = /(http:\/\/[\d.]+:\d+)/.exec(line);
+      if (m) resolve(m[1]);
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+      children.delete(child);
+    },
+  };
+}
+
+const BARE = `
+import http from 'node:http';
+import { createRequire } from 'node:module';
+const Database = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('better-sqlite3');
+const db = new Database(process.env.BENCH_DB, { readonly: true });
+const list = db.prepare('SELECT * FROM variable ORDER BY updatedDate DESC, id DESC');
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/api/v1/variables') {
+    const body = JSON.stringify(list.all());
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(body);
+  } else {
+    res.writeHead(404);
+    res.end();
+  }
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+/** Requests per second of GET `path`, CONNECTIONS in flight, for SECONDS (after one second of warm-up). */
+async function throughput(origin, path) {
+  const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
+  const run = async (seconds) => {
+    let done = 0;
+    const until = performance.now() + seconds * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (performance.now() < until) {
+          const res = await pool.request({ method: 'GET', path });
+          const text = await res.body.text();
+          if (res.statusCode !== 200 || text.length < 10) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+          done++;
+        }
+      }),
+    );
+    return done / ((performance.now() - started) / 1000);
+  };
+  await run(1);
+  const rate = await run(SECONDS);
+  await pool.close();
+  return rate;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+// ---------------------------------------------------------------- run
+
+console.log(`\nchatflow bench: million (SQLite, ${fmt(N)} messages in one chatflow)`);
+console.log(`Node ${process.version}, ${cpus().length} cores, load average ${load.toFixed(1)} at start; working directory ${dir}`);
+
+process.stdout.write('writing the input… ');
+await writeInput();
+console.log(`${fmt(statSync(input).size / 1e6)} MB`);
+
+process.stdout.write('import… ');
+const imported = await runCli(['import', input, '-q', '--no-progress']);
+console.log(`${fmt(imported.ms / 1000, 1)} s`);
+
+process.stdout.write('export… ');
+const exportedRun = await runCli(['export', '--out', exported, '--no-progress']);
+console.log(`${fmt(exportedRun.ms / 1000, 1)} s`);
+const identical = (await sha256(input)) === (await sha256(exported));
+
+const service = await startChild([BIN, 'serve', '--port', '0', '--db', dbPath], cliEnv());
+const agent = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
+
+// Filtered list: one session within a 30-day range around it.
+let seed = 1;
+const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const latencies = [];
+for (let i = 0; i < 20 + REQUESTS; i++) {
+  const s = Math.floor(random() * sessions);
+  const at = sessionStart(s);
+  const query = new URLSearchParams({
+    sessionId: `s-${s}`,
+    startDate: new Date(at - 15 * 86_400_000).toISOString(),
+    endDate: new Date(at + 15 * 86_400_000).toISOString(),
+  });
+  const started = performance.now();
+  const res = await request(`${service.url}/api/v1/chatmessage/${FLOW}?${query}`, { dispatcher: agent });
+  const rows = JSON.parse(await res.body.text());
+  if (i >= 20) latencies.push(performance.now() - started);
+  if (res.statusCode !== 200 || rows.length !== Math.min(SESSION, N - s * SESSION)) throw new Error(`filtered list of s-${s}: ${res.statusCode}, ${rows.length} rows`);
+}
+latencies.sort((a, b) => a - b);
+
+// GET /variables: the service against a bare handler on the same database.
+const variables = Array.from({ length: 20 }, (_, i) => ({
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  name: `VARIABLE_${i}`,
+  value: `value ${i}`,
+  type: i % 4 ? 'static' : 'runtime',
+  createdDate: new Date(START + i * 60_000).toISOString(),
+  updatedDate: new Date(START + i * 60_000).toISOString(),
+}));
+const seeded = await request(`${service.url}/api/v1/variables/import`, {
+  method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(variables),
+});
+if (seeded.statusCode !== 200) throw new Error(`variables import: ${seeded.statusCode} ${await seeded.body.text()}`);
+await seeded.body.dump();
+const serviceRate = await throughput(service.url, '/api/v1/variables');
+const bare = await startChild(['--input-type=module', '-e', BARE], { ...process.env, BENCH_DB: dbPath });
+const bareRate = await throughput(bare.url, '/api/v1/variables');
+await bare.stop();
+
+// Delete every message of the chatflow in one request.
+const deleteStarted = performance.now();
+const deleted = await request(`${service.url}/api/v1/chatmessage/${FLOW}`, { method: 'DELETE', dispatcher: agent });
+const deleteBody = await deleted.body.json();
+const deleteMs = performance.now() - deleteStarted;
+if (deleteBody.affected !== N) throw new Error(`DELETE answered ${JSON.stringify(deleteBody)}`);
+await agent.close();
+await service.stop();
+
+// ---------------------------------------------------------------- table
+
+const rows = [
+  ['import (chatflow import, embedded)', `${fmt(N / (imported.ms / 1000))} msg/s`, `${fmt(imported.ms / 1000, 1)} s`, `peak RSS ${fmt(imported.rssMb)} MB`, '≥ 100,000 msg/s', N / (imported.ms / 1000) >= 100_000],
+  ['export (chatflow export, embedded)', `${fmt(N / (exportedRun.ms / 1000))} msg/s`, `${fmt(exportedRun.ms / 1000, 1)} s`, `peak RSS ${fmt(exportedRun.rssMb)} MB`, '≥ 200,000 msg/s, < 200 MB', N / (exportedRun.ms / 1000) >= 200_000 && exportedRun.rssMb < 200],
+  ['export = import input', identical ? 'identical' : 'DIFFERENT', '', 'SHA-256 of both files', 'identical', identical],
+  ['filtered list (session, 30 days)', `${fmt(quantile(latencies, 0.5), 2)} ms`, `p95 ${fmt(quantile(latencies, 0.95), 2)} ms`, `${REQUESTS} sequential requests`, '< 10 ms', quantile(latencies, 0.5) < 10],
+  ['delete all messages (1 request)', `${fmt(deleteMs / 1000, 2)} s`, '', `${fmt(N)} deleted`, '< 5 s', deleteMs < 5000],
+  ['GET /variables: the service', `${fmt(serviceRate)} req/s`, '', `${CONNECTIONS} connections, ${SECONDS} s`, '', null],
+  ['GET /variables: bare node:http', `${fmt(bareRate)} req/s`, '', 'better-sqlite3, JSON.stringify', '', null],
+  ['  service / bare', `${fmt(serviceRate / bareRate, 2)}`, '', '', '≥ 0.50', serviceRate / bareRate >= 0.5],
+];
+const header = ['measure', 'result', '', 'detail', 'target', 'met'];
+const cells = rows.map((r) => [...r.slice(0, 5), r[5] === null ? '' : r[5] ? 'yes' : 'NO']);
+const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
+const line = (c) => `| ${c.map((x, i) => (i === 1 || i === 2 ? String(x).padStart(widths[i]) : String(x).padEnd(widths[i]))).join(' | ')} |`;
+console.log(`\n${line(header)}`);
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const c of cells) console.log(line(c));
+console.log(`(load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end)`);
+if (values.keep) console.log(`kept: ${dir}`);
