@@ -48,8 +48,6 @@ export interface ListResult<T> {
 
 export type Normalise<T> = (item: unknown) => T;
 
-
-
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);

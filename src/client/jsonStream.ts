@@ -126,12 +126,24 @@ export async function* parseJsonBatches(
     yield* lines(text, final);
   };
 
+  // The elements a piece of text completes; those before a malformed line still go out first.
+  const collect = (text: string, final: boolean): { batch: ListEntry[]; failure?: { error: unknown } } => {
+    const batch: ListEntry[] = [];
+    try {
+      for (const entry of feed(text, final)) batch.push(entry);
+    } catch (error) {
+      return { batch, failure: { error } };
+    }
+    return { batch };
+  };
   for await (const chunk of source) {
-    const batch = [...feed(decoder.decode(chunk, { stream: true }), false)];
+    const { batch, failure } = collect(decoder.decode(chunk, { stream: true }), false);
     if (batch.length > 0) yield batch;
+    if (failure) throw failure.error;
   }
-  const last = [...feed(decoder.decode(), true)];
-  if (last.length > 0) yield last;
+  const { batch, failure } = collect(decoder.decode(), true);
+  if (batch.length > 0) yield batch;
+  if (failure) throw failure.error;
 
   if (mode === 'buffer') {
     let body: unknown;

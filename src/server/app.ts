@@ -61,7 +61,9 @@ function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: S
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'the request headers are too large']
         : [400, `malformed HTTP request${err.reason ? `: ${err.reason}` : ''}`];
-  if (socket.writable) {
+  // (Not when an answer has begun on this connection: bytes of ours would land inside it.)
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (socket.writable && !answering) {
     const body = JSON.stringify({ statusCode, success: false, message });
     socket.write(
       `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

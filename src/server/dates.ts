@@ -4,7 +4,8 @@ const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
 
 /** True when year-month-day names a day of the calendar (Date.parse rolls 02-30 over to March). */
 function isCalendarDay(year: number, month: number, day: number): boolean {
-  const d = new Date(Date.UTC(year, month - 1, day));
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day); // Date.UTC would read years 0-99 as 1900-1999
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -29,7 +30,7 @@ export function parseDateBound(text: string, bound: 'start' | 'end'): string | n
   if (plain) {
     const [year, month, day] = [Number(plain[1]), Number(plain[2]), Number(plain[3])];
     if (!isCalendarDay(year, month, day)) return null;
-    const ms = Date.UTC(year, month - 1, day);
+    const ms = new Date(0).setUTCFullYear(year, month - 1, day);
     return new Date(bound === 'end' ? ms + 86_400_000 - 1 : ms).toISOString();
   }
   if (!DATE_TIME.test(text)) return null;

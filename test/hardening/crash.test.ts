@@ -22,6 +22,7 @@ interface Acked {
   created: Map<string, string>;
   /** variable id → highest value whose update was acknowledged. */
   updated: Map<string, number>;
+  updates: number;
   /** Message ids of every acknowledged ingest. */
   ingested: Set<string>;
   /** Every ingest attempted (acknowledged or not), to check each is all or nothing. */
@@ -60,6 +61,7 @@ async function worker(server: ServeProcess, dispatcher: Agent, round: number, w:
     if (!updated) return;
     expect(updated.status, JSON.stringify(updated.json)).toBe(200);
     acked.updated.set(own.id!, n);
+    acked.updates++;
 
     const ids = Array.from({ length: BATCH }, (_, k) => `${FLOW}-${round}-${w}-${i}-${k}`);
     acked.attempted.push(ids);
@@ -80,7 +82,7 @@ describe('serve killed with SIGKILL under write load', () => {
   it(`keeps every acknowledged write across ${KILLS} kills; the database stays intact`, { timeout: 120_000 }, async () => {
     const home = createHome();
     const db = join(home.dir, 'crash.db');
-    const acked: Acked = { created: new Map(), updated: new Map(), ingested: new Set(), attempted: [] };
+    const acked: Acked = { created: new Map(), updated: new Map(), updates: 0, ingested: new Set(), attempted: [] };
     const owned = Array.from({ length: WORKERS }, () => ({ n: 0 }) as { id?: string; n: number });
     let kills = 0;
 
@@ -130,8 +132,8 @@ describe('serve killed with SIGKILL under write load', () => {
       expect(partial).toEqual([]);
 
       console.log(
-        `crash: ${kills} SIGKILLs survived; ${acked.created.size} acknowledged creates, ${acked.updated.size} variables' ` +
-          `acknowledged updates, ${acked.ingested.size} acknowledged messages (${acked.attempted.length} ingests attempted): none lost`,
+        `crash: ${kills} SIGKILLs survived; ${acked.created.size} acknowledged creates, ${acked.updates} acknowledged updates, ` +
+          `${acked.ingested.size} acknowledged messages (${acked.attempted.length} ingests attempted): none lost, no ingest partial`,
       );
     } finally {
       expect((await server.stop('SIGTERM')).exitCode).toBe(0);
