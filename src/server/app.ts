@@ -103,7 +103,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any handler (a malformed or over-long path) get the same body.
-    frameworkErrors: (error, _request, reply) => errorBody(reply, error.statusCode ?? 400, error.message),
+    frameworkErrors: (error, _request, reply) =>
+      errorBody(reply, error.statusCode ?? 400, error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message),
   });
   app.setValidatorCompiler(compileValidator);
 

@@ -40,14 +40,10 @@ class ChunkWriter {
   }
 }
 
-/** Our service answers its OpenAPI document; a Flowise server answers its UI page (or an error). */
+/** Our service answers its OpenAPI document; a Flowise server its UI page (or an error status). */
 async function isChatflowService(client: ChatflowClient): Promise<boolean> {
-  try {
-    const res = await client.raw('GET', '/openapi.json');
-    return res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string';
-  } catch {
-    return false;
-  }
+  const res = await client.raw('GET', '/openapi.json');
+  return res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string';
 }
 
 const FLOWISE_NOTE =
@@ -175,7 +171,7 @@ export function registerExport(program: Command): void {
         'chatflow export --out backup.jsonl                        # everything',
         'chatflow export --chatflow flow1 --resources messages,feedback -f flow1.jsonl',
         'chatflow export | gzip > backup.jsonl.gz',
-        'chatflow --url http://flowise:3000 --api-key "$KEY" export -f flowise.jsonl && chatflow import flowise.jsonl',
+        'chatflow export --url http://flowise:3000 --api-key "$KEY" -f flowise.jsonl && chatflow import flowise.jsonl',
       ]) +
         '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (variables and assistants have no chatflowid);\n' +
         'data is the record as the server lists it. Variables and assistants belong to no chatflow: --chatflow\n' +

@@ -270,7 +270,7 @@ export function registerImport(program: Command): void {
         'chatflow import backup.jsonl',
         'chatflow import backup.jsonl --dry-run                  # counts per resource, nothing sent',
         'gunzip -c backup.jsonl.gz | chatflow import - --continue-on-error',
-        'chatflow --url http://flowise:3000 --api-key "$KEY" export | chatflow import -',
+        'chatflow export --url http://flowise:3000 --api-key "$KEY" | chatflow import -',
       ]) +
         '\nLines are sent in batches (one transaction each) in the order of the file. A bad line stops the\n' +
         'import with its line number before anything of its batch is sent; earlier batches stay imported,\n' +
