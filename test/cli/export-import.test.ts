@@ -244,6 +244,11 @@ describe('against Flowise', () => {
       const assistant = (parseNdjson(r.stdout) as { resource: string; data: { details: unknown } }[]).find((l) => l.resource === 'assistant');
       expect(typeof assistant?.data.details).toBe('object');
 
+      // A wrong key is said as such, without guessing at the server.
+      const refused = await runCli(['export'], { url: fx.url, home, env: { CHATFLOW_API_KEY: 'wrong' } });
+      expect(refused.exitCode).toBe(4);
+      expect(refused.stderr).not.toContain('not the chatflow service');
+
       // And into our service: everything Flowise gave arrives.
       const target = await startTestServer();
       try {

@@ -40,10 +40,14 @@ class ChunkWriter {
   }
 }
 
-/** Our service answers its OpenAPI document; a Flowise server its UI page (or an error status). */
-async function isChatflowService(client: ChatflowClient): Promise<boolean> {
+/**
+ * Our service answers its OpenAPI document; a Flowise server its UI page (another server a 404);
+ * anything else (401, 5xx) tells nothing, and the export's own requests will say what is wrong.
+ */
+async function serverKind(client: ChatflowClient): Promise<'service' | 'other' | undefined> {
   const res = await client.raw('GET', '/openapi.json');
-  return res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string';
+  if (res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string') return 'service';
+  return res.status === 200 || res.status === 404 ? 'other' : undefined;
 }
 
 const FLOWISE_NOTE =
@@ -181,8 +185,8 @@ export function registerExport(program: Command): void {
     action(async (ctx: Context, opts: ExportFlags) => {
       const resources = parseResources(opts.resources);
       const client = await ctx.client({ bulk: true });
-      const service = await isChatflowService(client);
-      if (!service) printNote(`chatflow: ${FLOWISE_NOTE}`);
+      const kind = await serverKind(client);
+      if (kind === 'other') printNote(`chatflow: ${FLOWISE_NOTE}`);
 
       let chatflows: string[] = [];
       const perChatflow = resources.some((r) => PER_CHATFLOW.has(r));
@@ -199,7 +203,7 @@ export function registerExport(program: Command): void {
       const progress = createProgress({ label: 'export', unit: 'records', flag: opts.progress });
       // Counting costs one small request a list: only for a bar, and only where pages carry totals
       // (Flowise answers a whole list to a page request).
-      if (service && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
+      if (kind === 'service' && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
 
       const started = performance.now();
       const dest = destination(opts.out);
