@@ -41,8 +41,25 @@ export class Context {
 
   constructor(readonly globals: GlobalOptions) {}
 
+  /**
+   * Options of the command and its ancestors, the nearest given value winning: `chatflow -o yaml
+   * vars ls -o csv` is csv. (commander's optsWithGlobals lets the ancestors win.) A default never
+   * overrides a value that was given.
+   */
   static of(command: Command): Context {
-    return new Context(command.optsWithGlobals<GlobalOptions>());
+    const chain: Command[] = [];
+    for (let c: Command | null = command; c; c = c.parent) chain.unshift(c);
+    const merged: Record<string, unknown> = {};
+    const given = new Set<string>();
+    for (const cmd of chain) {
+      for (const [key, value] of Object.entries(cmd.opts())) {
+        const isDefault = cmd.getOptionValueSource(key) === 'default';
+        if (value === undefined || (isDefault && (given.has(key) || key in merged))) continue;
+        merged[key] = value;
+        if (!isDefault) given.add(key);
+      }
+    }
+    return new Context(merged as GlobalOptions);
   }
 
   get debug(): boolean {

@@ -14,6 +14,11 @@ function preScan(argv: string[]) {
 }
 
 export async function main(argv = process.argv): Promise<number> {
+  // A reader that stops early (`| head`) is not an error: stop quietly, as cat and grep do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
   const flags = preScan(argv.slice(2));
   setupColor({ noColor: flags.noColor });
   setPromptDefaults({ input: !flags.noInput });

@@ -14,7 +14,7 @@ import { registerServe } from './commands/serve.js';
 import { registerStats } from './commands/stats.js';
 import { registerUpsertHistory } from './commands/upsert-history.js';
 import { registerVariables } from './commands/variables.js';
-import { addGeneralOptions, examples } from './options.js';
+import { addConnectionOptions, addGeneralOptions, addOutputOptions, examples } from './options.js';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -36,7 +36,8 @@ export function buildProgram(): Command {
     .enablePositionalOptions()
     .showSuggestionAfterError()
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
-  addGeneralOptions(program);
+  // Connection and output options also work before the command (`chatflow --url … variables list`).
+  addGeneralOptions(addOutputOptions(addConnectionOptions(program)));
 
   registerVariables(program);
   registerFeedback(program);

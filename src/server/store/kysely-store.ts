@@ -614,15 +614,22 @@ export class KyselyStore implements Store {
   // ---------------------------------------------------------------- chatflows
 
   async listChatflows(): Promise<Chatflow[]> {
-    const rows = await this.db
-      .selectFrom('chat_message')
-      .select('chatflowid')
-      .distinct()
-      .union(this.db.selectFrom('chat_message_feedback').select('chatflowid').distinct())
-      .union(this.db.selectFrom('upsert_history').select('chatflowid').where('deletedDate', 'is', null).distinct())
-      .orderBy('chatflowid')
-      .execute();
-    return rows.map((r) => ({ id: r.chatflowid, name: r.chatflowid }));
+    // A loose index scan of each table: one seek per chatflow for the next id after the last,
+    // where SELECT DISTINCT reads every row (a second for a million messages).
+    const flow = sql.ref('chatflowid');
+    const ids = (name: string, table: keyof Database, live = sql``) => sql`${sql.id(name)}(id) as (
+      select min(${flow}) from ${sql.table(table)} where ${flow} is not null${live}
+      union all
+      select (select min(${flow}) from ${sql.table(table)} where ${flow} > ${sql.id(name)}.id${live})
+        from ${sql.id(name)} where ${sql.id(name)}.id is not null)`;
+    const { rows } = await sql<{ id: string }>`with recursive
+      ${ids('m', 'chat_message')}, ${ids('f', 'chat_message_feedback')},
+      ${ids('u', 'upsert_history', sql` and ${sql.ref('deletedDate')} is null`)}
+      select id from m where id is not null
+      union select id from f where id is not null
+      union select id from u where id is not null
+      order by id`.execute(this.db);
+    return rows.map((r) => ({ id: r.id, name: r.id }));
   }
 
   async ping(): Promise<void> {
