@@ -1,6 +1,7 @@
 // The stores the server suite runs against. Each test file does `describe.each(storeKinds)`, so a
 // store added here (PostgreSQL) runs the whole suite without touching the test files.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
@@ -43,6 +44,27 @@ export async function startStoreServer(kind: StoreKind, options: StoreServerOpti
     async dispose() {
       await server.dispose();
       if (!options.dir) await removeTestStore(kind, dir);
+    },
+  };
+}
+
+/**
+ * The service on a fresh store of this kind for the enclosing describe block: started before its
+ * tests, disposed after them. Read `server` and `api` inside tests (they exist only by then).
+ */
+export function useStoreServer(kind: StoreKind): { readonly server: TestServer; readonly api: string } {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startStoreServer(kind);
+  });
+  afterAll(() => server?.dispose());
+  return {
+    get server() {
+      if (!server) throw new Error('the test server has not started');
+      return server;
+    },
+    get api() {
+      return this.server.api;
     },
   };
 }

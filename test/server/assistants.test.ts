@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, expectError, ok } from '../helpers/http.js';
-import type { TestServer } from '../helpers/server.js';
-import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { storeKinds, useStoreServer } from '../helpers/stores.js';
 import { ISO_MS, MISSING_UUID, UUID_V4, sleep } from './fixtures.js';
 
 const DETAILS = {
@@ -17,15 +16,9 @@ const DETAILS = {
 };
 
 describe.each(storeKinds)('assistants on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
-  const create = async (body: object) => ok(await call('POST', `${api}/assistants`, body));
+  const create = async (body: object) => ok(await call('POST', `${live.api}/assistants`, body));
 
   it('POST creates an assistant; details are an object in the answer', async () => {
     const a = await create({ details: DETAILS, credential: 'cred-1', iconSrc: '/icons/bot.svg' });
@@ -38,14 +31,14 @@ describe.each(storeKinds)('assistants on %s', (kind) => {
       createdDate: expect.stringMatching(ISO_MS),
       updatedDate: a.createdDate,
     });
-    expect(ok(await call('GET', `${api}/assistants/${a.id}`))).toEqual(a);
+    expect(ok(await call('GET', `${live.api}/assistants/${a.id}`))).toEqual(a);
   });
 
   it('POST accepts details as a JSON string and stores it as the object', async () => {
     const a = await create({ details: JSON.stringify(DETAILS), type: 'OPENAI' });
     expect(a.details).toEqual(DETAILS);
     expect(a).toMatchObject({ type: 'OPENAI', credential: null, iconSrc: null });
-    expect(ok(await call('GET', `${api}/assistants/${a.id}`)).details).toEqual(DETAILS);
+    expect(ok(await call('GET', `${live.api}/assistants/${a.id}`)).details).toEqual(DETAILS);
   });
 
   it('POST keeps provider-specific details keys and ignores a given id', async () => {
@@ -68,42 +61,42 @@ describe.each(storeKinds)('assistants on %s', (kind) => {
     [{ details: '{not json' }, 'details must be'],
     [{ details: { name: 'a' }, type: 'LOCAL' }, 'type must be one of CUSTOM, OPENAI, AZURE'],
   ])('POST %j breaks a rule: 422 "%s"', async (body, message) => {
-    const before = (ok(await call('GET', `${api}/assistants`)) as unknown[]).length;
-    expectError(await call('POST', `${api}/assistants`, body), 422, message);
-    expect((ok(await call('GET', `${api}/assistants`)) as unknown[]).length).toBe(before);
+    const before = (ok(await call('GET', `${live.api}/assistants`)) as unknown[]).length;
+    expectError(await call('POST', `${live.api}/assistants`, body), 422, message);
+    expect((ok(await call('GET', `${live.api}/assistants`)) as unknown[]).length).toBe(before);
   });
 
   it('POST with malformed JSON is 400', async () => {
-    expectError(await call('POST', `${api}/assistants`, '{"details": {'), 400);
+    expectError(await call('POST', `${live.api}/assistants`, '{"details": {'), 400);
   });
 
   it('GET /assistants answers an array, oldest first, filterable by ?type=', async () => {
     const azure = await create({ details: { name: 'azure one' }, type: 'AZURE' });
     await sleep(3);
     const azure2 = await create({ details: { name: 'azure two' }, type: 'AZURE' });
-    const all = ok(await call('GET', `${api}/assistants`)) as { id: string; type: string; createdDate: string }[];
+    const all = ok(await call('GET', `${live.api}/assistants`)) as { id: string; type: string; createdDate: string }[];
     expect(Array.isArray(all)).toBe(true);
     expect(all.map((a) => a.id)).toEqual(expect.arrayContaining([azure.id, azure2.id]));
     const dates = all.map((a) => a.createdDate);
     expect(dates).toEqual([...dates].sort());
-    const onlyAzure = ok(await call('GET', `${api}/assistants?type=AZURE`)) as { id: string }[];
+    const onlyAzure = ok(await call('GET', `${live.api}/assistants?type=AZURE`)) as { id: string }[];
     expect(onlyAzure.map((a) => a.id)).toEqual([azure.id, azure2.id]);
-    expect((ok(await call('GET', `${api}/assistants?type=CUSTOM`)) as { type: string }[]).every((a) => a.type === 'CUSTOM')).toBe(true);
-    expectError(await call('GET', `${api}/assistants?type=LOCAL`), 400, 'type must be one of');
-    const page = await call('GET', `${api}/assistants?type=AZURE&page=2&limit=1`);
+    expect((ok(await call('GET', `${live.api}/assistants?type=CUSTOM`)) as { type: string }[]).every((a) => a.type === 'CUSTOM')).toBe(true);
+    expectError(await call('GET', `${live.api}/assistants?type=LOCAL`), 400, 'type must be one of');
+    const page = await call('GET', `${live.api}/assistants?type=AZURE&page=2&limit=1`);
     expect((ok(page) as { id: string }[]).map((a) => a.id)).toEqual([azure2.id]);
     expect(page.headers.get('x-total-count')).toBe('2');
   });
 
   it('GET /assistants/{id}: unknown 404, non-UUID 400', async () => {
-    expectError(await call('GET', `${api}/assistants/${MISSING_UUID}`), 404, MISSING_UUID);
-    expectError(await call('GET', `${api}/assistants/assistant-1`), 400, 'id must be a UUID');
+    expectError(await call('GET', `${live.api}/assistants/${MISSING_UUID}`), 404, MISSING_UUID);
+    expectError(await call('GET', `${live.api}/assistants/assistant-1`), 400, 'id must be a UUID');
   });
 
   it('PUT merges details, updates the other given fields, bumps updatedDate', async () => {
     const a = await create({ details: DETAILS, credential: 'cred-1' });
     await sleep(5);
-    const updated = ok(await call('PUT', `${api}/assistants/${a.id}`, { details: { temperature: 0.2, tools: [] }, credential: 'cred-2' }));
+    const updated = ok(await call('PUT', `${live.api}/assistants/${a.id}`, { details: { temperature: 0.2, tools: [] }, credential: 'cred-2' }));
     expect(updated).toEqual({
       ...a,
       details: { ...DETAILS, temperature: 0.2, tools: [] },
@@ -111,31 +104,31 @@ describe.each(storeKinds)('assistants on %s', (kind) => {
       updatedDate: expect.stringMatching(ISO_MS),
     });
     expect(Date.parse(updated.updatedDate)).toBeGreaterThan(Date.parse(a.updatedDate));
-    expect(ok(await call('GET', `${api}/assistants/${a.id}`))).toEqual(updated);
+    expect(ok(await call('GET', `${live.api}/assistants/${a.id}`))).toEqual(updated);
 
-    const again = ok(await call('PUT', `${api}/assistants/${a.id}`, { details: JSON.stringify({ name: 'Renamed' }), iconSrc: '/i.png' }));
+    const again = ok(await call('PUT', `${live.api}/assistants/${a.id}`, { details: JSON.stringify({ name: 'Renamed' }), iconSrc: '/i.png' }));
     expect(again.details).toEqual({ ...DETAILS, temperature: 0.2, tools: [], name: 'Renamed' });
     expect(again).toMatchObject({ iconSrc: '/i.png', credential: 'cred-2', createdDate: a.createdDate });
   });
 
   it('PUT errors: unknown 404, non-UUID 400, missing body 400, invalid details 400', async () => {
     const a = await create({ details: { name: 'steady', temperature: 1 } });
-    expectError(await call('PUT', `${api}/assistants/${MISSING_UUID}`, { details: { name: 'x' } }), 404, MISSING_UUID);
-    expectError(await call('PUT', `${api}/assistants/42`, { details: { name: 'x' } }), 400, 'id must be a UUID');
-    expectError(await call('PUT', `${api}/assistants/${a.id}`), 400, 'body');
-    expectError(await call('PUT', `${api}/assistants/${a.id}`, { details: { temperature: 5 } }), 400, 'details.temperature must be between 0 and 2');
-    expectError(await call('PUT', `${api}/assistants/${a.id}`, { details: { name: '' } }), 400, 'details.name must not be empty');
-    expectError(await call('PUT', `${api}/assistants/${a.id}`, { details: '{broken' }), 400, 'details');
-    expectError(await call('PUT', `${api}/assistants/${a.id}`, { type: 'LOCAL' }), 400, 'type must be one of');
-    expect(ok(await call('GET', `${api}/assistants/${a.id}`))).toEqual(a);
+    expectError(await call('PUT', `${live.api}/assistants/${MISSING_UUID}`, { details: { name: 'x' } }), 404, MISSING_UUID);
+    expectError(await call('PUT', `${live.api}/assistants/42`, { details: { name: 'x' } }), 400, 'id must be a UUID');
+    expectError(await call('PUT', `${live.api}/assistants/${a.id}`), 400, 'body');
+    expectError(await call('PUT', `${live.api}/assistants/${a.id}`, { details: { temperature: 5 } }), 400, 'details.temperature must be between 0 and 2');
+    expectError(await call('PUT', `${live.api}/assistants/${a.id}`, { details: { name: '' } }), 400, 'details.name must not be empty');
+    expectError(await call('PUT', `${live.api}/assistants/${a.id}`, { details: '{broken' }), 400, 'details');
+    expectError(await call('PUT', `${live.api}/assistants/${a.id}`, { type: 'LOCAL' }), 400, 'type must be one of');
+    expect(ok(await call('GET', `${live.api}/assistants/${a.id}`))).toEqual(a);
   });
 
   it('DELETE removes the assistant; then 404; non-UUID 400', async () => {
     const a = await create({ details: { name: 'doomed' } });
-    expect(ok(await call('DELETE', `${api}/assistants/${a.id}`))).toEqual({ affected: 1 });
-    expectError(await call('GET', `${api}/assistants/${a.id}`), 404);
-    expect((ok(await call('GET', `${api}/assistants`)) as { id: string }[]).map((x) => x.id)).not.toContain(a.id);
-    expectError(await call('DELETE', `${api}/assistants/${a.id}`), 404, a.id);
-    expectError(await call('DELETE', `${api}/assistants/xyz`), 400, 'id must be a UUID');
+    expect(ok(await call('DELETE', `${live.api}/assistants/${a.id}`))).toEqual({ affected: 1 });
+    expectError(await call('GET', `${live.api}/assistants/${a.id}`), 404);
+    expect((ok(await call('GET', `${live.api}/assistants`)) as { id: string }[]).map((x) => x.id)).not.toContain(a.id);
+    expectError(await call('DELETE', `${live.api}/assistants/${a.id}`), 404, a.id);
+    expectError(await call('DELETE', `${live.api}/assistants/xyz`), 400, 'id must be a UUID');
   });
 });

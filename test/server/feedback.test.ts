@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, ok, qs } from '../helpers/http.js';
-import type { TestServer } from '../helpers/server.js';
-import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { storeKinds, useStoreServer } from '../helpers/stores.js';
 import { ISO_MS, MISSING_UUID, UUID_V4, flowId, sleep } from './fixtures.js';
 
 describe.each(storeKinds)('feedback on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
   /** A chatflow with `n` messages in chats chat-0, chat-1, … (ids `${flow}-i`). */
   async function messages(n: number, flow = flowId()) {
     const list = Array.from({ length: n }, (_, i) => ({ id: `${flow}-${i}`, role: 'apiMessage', chatId: `chat-${i % 2}`, content: `m${i}` }));
-    ok(await call('POST', `${api}/chatmessage/${flow}`, list));
+    ok(await call('POST', `${live.api}/chatmessage/${flow}`, list));
     return { flow, ids: list.map((m) => m.id) };
   }
   const list = async (flow: string, query: Parameters<typeof qs>[0] = {}) =>
-    ok(await call('GET', `${api}/feedback/${flow}${qs(query)}`)) as { id: string; messageId: string; rating: string }[];
+    ok(await call('GET', `${live.api}/feedback/${flow}${qs(query)}`)) as { id: string; messageId: string; rating: string }[];
 
   it('POST rates a message, fills chatId and chatflowid from it, and answers the feedback', async () => {
     const { flow, ids } = await messages(1);
-    const fb = ok(await call('POST', `${api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP', content: 'helpful' }));
+    const fb = ok(await call('POST', `${live.api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP', content: 'helpful' }));
     expect(fb).toEqual({
       id: expect.stringMatching(UUID_V4),
       chatflowid: flow,
@@ -39,15 +32,15 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
 
   it('POST accepts chatId and chatflowid that agree with the message; content is optional', async () => {
     const { flow, ids } = await messages(2);
-    const fb = ok(await call('POST', `${api}/feedback`, { messageId: ids[1], chatId: 'chat-1', chatflowid: flow, rating: 'THUMBS_DOWN' }));
+    const fb = ok(await call('POST', `${live.api}/feedback`, { messageId: ids[1], chatId: 'chat-1', chatflowid: flow, rating: 'THUMBS_DOWN' }));
     expect(fb).toMatchObject({ chatflowid: flow, chatId: 'chat-1', rating: 'THUMBS_DOWN', content: null });
   });
 
   it('POST with a chatId or chatflowid contradicting the message is 400 and stores nothing', async () => {
     const { flow, ids } = await messages(1);
-    expectError(await call('POST', `${api}/feedback`, { messageId: ids[0], chatId: 'chat-9', rating: 'THUMBS_UP' }), 400, 'chatId');
+    expectError(await call('POST', `${live.api}/feedback`, { messageId: ids[0], chatId: 'chat-9', rating: 'THUMBS_UP' }), 400, 'chatId');
     expectError(
-      await call('POST', `${api}/feedback`, { messageId: ids[0], chatflowid: 'another-flow', rating: 'THUMBS_UP' }),
+      await call('POST', `${live.api}/feedback`, { messageId: ids[0], chatflowid: 'another-flow', rating: 'THUMBS_UP' }),
       400,
       'chatflowid',
     );
@@ -56,13 +49,13 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
   });
 
   it('POST for an unknown message is 404', async () => {
-    expectError(await call('POST', `${api}/feedback`, { messageId: 'no-such-message', rating: 'THUMBS_UP' }), 404, 'no-such-message');
+    expectError(await call('POST', `${live.api}/feedback`, { messageId: 'no-such-message', rating: 'THUMBS_UP' }), 404, 'no-such-message');
   });
 
   it('a second feedback for the same message is 409 and leaves the first unchanged', async () => {
     const { flow, ids } = await messages(1);
-    const first = ok(await call('POST', `${api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP' }));
-    const again = await call('POST', `${api}/feedback`, { messageId: ids[0], rating: 'THUMBS_DOWN' });
+    const first = ok(await call('POST', `${live.api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP' }));
+    const again = await call('POST', `${live.api}/feedback`, { messageId: ids[0], rating: 'THUMBS_DOWN' });
     expectError(again, 409, first.id);
     expect(await list(flow)).toEqual([first]);
   });
@@ -70,7 +63,7 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
   it('concurrent feedback for one message: exactly one is created, the others are 409', async () => {
     const { flow, ids } = await messages(1);
     const replies = await Promise.all(
-      ['THUMBS_UP', 'THUMBS_DOWN', 'THUMBS_UP', 'THUMBS_DOWN', 'THUMBS_UP'].map((rating) => call('POST', `${api}/feedback`, { messageId: ids[0], rating })),
+      ['THUMBS_UP', 'THUMBS_DOWN', 'THUMBS_UP', 'THUMBS_DOWN', 'THUMBS_UP'].map((rating) => call('POST', `${live.api}/feedback`, { messageId: ids[0], rating })),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     for (const r of replies.filter((x) => x.status === 409)) expectError(r, 409);
@@ -83,33 +76,33 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
     [{ messageId: 'x' }, 'rating is required'],
     [{ messageId: 'x', rating: 'THUMBS_UP', content: 7 }, 'content must be a string'],
   ])('POST %j is 400 "%s"', async (body, message) => {
-    expectError(await call('POST', `${api}/feedback`, body), 400, message);
+    expectError(await call('POST', `${live.api}/feedback`, body), 400, message);
   });
 
   it('POST with malformed JSON is 400', async () => {
-    expectError(await call('POST', `${api}/feedback`, '{"messageId":'), 400);
+    expectError(await call('POST', `${live.api}/feedback`, '{"messageId":'), 400);
   });
 
   it('PUT changes rating and/or content and answers the updated feedback', async () => {
     const { flow, ids } = await messages(2);
-    const fb = ok(await call('POST', `${api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP', content: 'good' }));
-    const rated = ok(await call('PUT', `${api}/feedback/${fb.id}`, { rating: 'THUMBS_DOWN' }));
+    const fb = ok(await call('POST', `${live.api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP', content: 'good' }));
+    const rated = ok(await call('PUT', `${live.api}/feedback/${fb.id}`, { rating: 'THUMBS_DOWN' }));
     expect(rated).toEqual({ ...fb, rating: 'THUMBS_DOWN' });
-    const commented = ok(await call('PUT', `${api}/feedback/${fb.id}`, { content: 'actually wrong' }));
+    const commented = ok(await call('PUT', `${live.api}/feedback/${fb.id}`, { content: 'actually wrong' }));
     expect(commented).toEqual({ ...fb, rating: 'THUMBS_DOWN', content: 'actually wrong' });
     // The message it rates cannot be moved by PUT.
-    const moved = ok(await call('PUT', `${api}/feedback/${fb.id}`, { messageId: ids[1], rating: 'THUMBS_UP' }));
+    const moved = ok(await call('PUT', `${live.api}/feedback/${fb.id}`, { messageId: ids[1], rating: 'THUMBS_UP' }));
     expect(moved.messageId).toBe(ids[0]);
     expect(await list(flow)).toEqual([moved]);
   });
 
   it('PUT errors: unknown id 404, non-UUID 400, invalid rating 400', async () => {
     const { ids } = await messages(1);
-    const fb = ok(await call('POST', `${api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP' }));
-    expectError(await call('PUT', `${api}/feedback/${MISSING_UUID}`, { rating: 'THUMBS_UP' }), 404, MISSING_UUID);
-    expectError(await call('PUT', `${api}/feedback/feedback-1`, { rating: 'THUMBS_UP' }), 400, 'id must be a UUID');
-    expectError(await call('PUT', `${api}/feedback/${fb.id}`, { rating: 'GREAT' }), 400, 'rating must be one of');
-    expectError(await call('PUT', `${api}/feedback/${fb.id}`, '{'), 400);
+    const fb = ok(await call('POST', `${live.api}/feedback`, { messageId: ids[0], rating: 'THUMBS_UP' }));
+    expectError(await call('PUT', `${live.api}/feedback/${MISSING_UUID}`, { rating: 'THUMBS_UP' }), 404, MISSING_UUID);
+    expectError(await call('PUT', `${live.api}/feedback/feedback-1`, { rating: 'THUMBS_UP' }), 400, 'id must be a UUID');
+    expectError(await call('PUT', `${live.api}/feedback/${fb.id}`, { rating: 'GREAT' }), 400, 'rating must be one of');
+    expectError(await call('PUT', `${live.api}/feedback/${fb.id}`, '{'), 400);
   });
 
   describe('GET /feedback/{chatflowId}', () => {
@@ -120,12 +113,12 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
       flow = m.flow;
       made = [];
       for (const [i, id] of m.ids.entries()) {
-        made.push(ok(await call('POST', `${api}/feedback`, { messageId: id, rating: i % 2 ? 'THUMBS_DOWN' : 'THUMBS_UP' })));
+        made.push(ok(await call('POST', `${live.api}/feedback`, { messageId: id, rating: i % 2 ? 'THUMBS_DOWN' : 'THUMBS_UP' })));
         await sleep(3);
       }
       // Feedback of another chatflow never shows here.
       const other = await messages(1);
-      ok(await call('POST', `${api}/feedback`, { messageId: other.ids[0], rating: 'THUMBS_UP' }));
+      ok(await call('POST', `${live.api}/feedback`, { messageId: other.ids[0], rating: 'THUMBS_UP' }));
     });
     const ids = (l: { id: string }[]) => l.map((f) => f.id);
 
@@ -139,7 +132,7 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
       expect(ids(await list(flow, { order: 'DESC' }))).toEqual(reversed);
       expect(ids(await list(flow, { sortOrder: 'DeSc' }))).toEqual(reversed);
       expect(ids(await list(flow, { sortOrder: 'ASC' }))).toEqual(made.map((f) => f.id));
-      expectError(await call('GET', `${api}/feedback/${flow}?sortOrder=newest`), 400, 'sortOrder must be asc or desc');
+      expectError(await call('GET', `${live.api}/feedback/${flow}?sortOrder=newest`), 400, 'sortOrder must be asc or desc');
     });
 
     it('filters by chatId', async () => {
@@ -156,12 +149,12 @@ describe.each(storeKinds)('feedback on %s', (kind) => {
       expect(ids(await list(flow, { startDate: today, endDate: today }))).toHaveLength(4);
       expect(await list(flow, { endDate: '2000-01-01' })).toEqual([]);
       expect(await list(flow, { startDate: '9999-12-31' })).toEqual([]);
-      expectError(await call('GET', `${api}/feedback/${flow}?startDate=yesterday`), 400, 'startDate');
-      expectError(await call('GET', `${api}/feedback/${flow}?endDate=2024-02-30`), 400, 'endDate');
+      expectError(await call('GET', `${live.api}/feedback/${flow}?startDate=yesterday`), 400, 'startDate');
+      expectError(await call('GET', `${live.api}/feedback/${flow}?endDate=2024-02-30`), 400, 'endDate');
     });
 
     it('pages with X-Total-Count', async () => {
-      const res = await call('GET', `${api}/feedback/${flow}?page=2&limit=3`);
+      const res = await call('GET', `${live.api}/feedback/${flow}?page=2&limit=3`);
       expect(ids(ok(res))).toEqual([made[3]!.id]);
       expect(res.headers.get('x-total-count')).toBe('4');
     });

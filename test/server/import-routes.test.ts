@@ -4,28 +4,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, ok } from '../helpers/http.js';
 import type { TestServer } from '../helpers/server.js';
-import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { startStoreServer, storeKinds, useStoreServer } from '../helpers/stores.js';
 import { flowId } from './fixtures.js';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 describe.each(storeKinds)('import routes on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
-  const post = (path: string, body: unknown) => call('POST', `${api}${path}`, body);
+  const post = (path: string, body: unknown) => call('POST', `${live.api}${path}`, body);
   const affected = async (path: string, body: unknown) => ok(await post(path, body)).affected as number;
 
   it('variables: ids and dates kept, existing ids skipped', async () => {
     const v = { id: uuid(1), name: 'IMPORTED', value: 'x', type: 'runtime', createdDate: '2024-01-02T03:04:05.000Z', updatedDate: '2024-02-03T04:05:06Z' };
     expect(await affected('/variables/import', [v, { id: uuid(2), name: 'PLAIN' }])).toBe(2);
     expect(await affected('/variables/import', [v, { id: uuid(3), name: 'NEW' }])).toBe(1);
-    const listed = ok(await call('GET', `${api}/variables`)) as { id: string }[];
+    const listed = ok(await call('GET', `${live.api}/variables`)) as { id: string }[];
     expect(listed.find((x) => x.id === uuid(1))).toEqual({ ...v, updatedDate: '2024-02-03T04:05:06.000Z' });
     expect(listed.find((x) => x.id === uuid(2))).toMatchObject({ name: 'PLAIN', value: '', type: 'static' });
   });
@@ -34,7 +28,7 @@ describe.each(storeKinds)('import routes on %s', (kind) => {
     expectError(await post('/variables/import', [{ id: uuid(10), name: 'OK' }, { id: uuid(11), name: '' }]), 400, '[1].name');
     expectError(await post('/variables/import', [{ id: 'not-a-uuid', name: 'X' }]), 400, '[0].id');
     expectError(await post('/variables/import', { id: uuid(12), name: 'one' }), 400);
-    const ids = (ok(await call('GET', `${api}/variables`)) as { id: string }[]).map((x) => x.id);
+    const ids = (ok(await call('GET', `${live.api}/variables`)) as { id: string }[]).map((x) => x.id);
     expect(ids).not.toContain(uuid(10));
   });
 
@@ -50,7 +44,7 @@ describe.each(storeKinds)('import routes on %s', (kind) => {
     };
     expect(await affected('/assistants/import', [a])).toBe(1);
     expect(await affected('/assistants/import', [a])).toBe(0);
-    expect(ok(await call('GET', `${api}/assistants/${uuid(20)}`))).toEqual(a);
+    expect(ok(await call('GET', `${live.api}/assistants/${uuid(20)}`))).toEqual(a);
     expectError(await post('/assistants/import', [{ id: uuid(21), details: { name: 'x', temperature: 3 } }]), 400, '[0].details.temperature');
   });
 
@@ -63,7 +57,7 @@ describe.each(storeKinds)('import routes on %s', (kind) => {
     const f1 = { id: uuid(30), messageId: `${flow}-m1`, rating: 'THUMBS_UP', content: 'good', createdDate: '2024-01-02T00:00:00.000Z' };
     expect(await affected('/feedback/import', [f1])).toBe(1);
     expect(await affected('/feedback/import', [f1, { id: uuid(31), messageId: `${flow}-m1`, rating: 'THUMBS_DOWN' }])).toBe(0);
-    const listed = ok(await call('GET', `${api}/feedback/${flow}`));
+    const listed = ok(await call('GET', `${live.api}/feedback/${flow}`));
     expect(listed).toEqual([{ ...f1, chatflowid: flow, chatId: 'c1' }]);
   });
 
@@ -73,11 +67,11 @@ describe.each(storeKinds)('import routes on %s', (kind) => {
     const good = { id: uuid(40), messageId: `${flow}-m1`, rating: 'THUMBS_UP' };
     expectError(await post('/feedback/import', [good, { id: uuid(41), messageId: 'nope', rating: 'THUMBS_UP' }]), 400, '[1].messageId');
     expectError(await post('/feedback/import', [{ ...good, chatflowid: 'other' }]), 400, 'chatflowid');
-    expect(ok(await call('GET', `${api}/feedback/${flow}`))).toEqual([]);
+    expect(ok(await call('GET', `${live.api}/feedback/${flow}`))).toEqual([]);
   });
 
   it('the import routes are extensions in the OpenAPI document', async () => {
-    const doc = ok(await call('GET', `${api}/openapi.json`)) as { paths: Record<string, Record<string, unknown>> };
+    const doc = ok(await call('GET', `${live.api}/openapi.json`)) as { paths: Record<string, Record<string, unknown>> };
     for (const path of ['/api/v1/variables/import', '/api/v1/assistants/import', '/api/v1/feedback/import']) {
       expect(Object.keys(doc.paths)).toContain(path);
     }

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, ok, qs } from '../helpers/http.js';
-import type { TestServer } from '../helpers/server.js';
-import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { storeKinds, useStoreServer } from '../helpers/stores.js';
 import { ISO_MS, UUID_V4, flowId, seedMessages, type Seeded } from './fixtures.js';
 
 type Query = Parameters<typeof qs>[0];
 type Message = Record<string, unknown> & { id: string; feedback?: Record<string, unknown> };
 
 describe.each(storeKinds)('chat messages on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
-  const list = async (flow: string, query: Query = {}) => ok(await call('GET', `${api}/chatmessage/${flow}${qs(query)}`)) as Message[];
-  const ingest = async (flow: string, body: unknown) => ok(await call('POST', `${api}/chatmessage/${flow}`, body)).affected as number;
+  const list = async (flow: string, query: Query = {}) => ok(await call('GET', `${live.api}/chatmessage/${flow}${qs(query)}`)) as Message[];
+  const ingest = async (flow: string, body: unknown) => ok(await call('POST', `${live.api}/chatmessage/${flow}`, body)).affected as number;
 
   describe('ingest', () => {
     it('one message: id, createdDate and fields kept; chatflowid from the path; arrays stay arrays', async () => {
@@ -74,21 +67,21 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
 
     it('an invalid message is 400 naming the field, and nothing of the batch is stored', async () => {
       const flow = flowId();
-      expectError(await call('POST', `${api}/chatmessage/${flow}`, { content: 'no role' }), 400, 'role is required');
-      expectError(await call('POST', `${api}/chatmessage/${flow}`, { role: 'robot' }), 400, 'role must be one of userMessage, apiMessage');
+      expectError(await call('POST', `${live.api}/chatmessage/${flow}`, { content: 'no role' }), 400, 'role is required');
+      expectError(await call('POST', `${live.api}/chatmessage/${flow}`, { role: 'robot' }), 400, 'role must be one of userMessage, apiMessage');
       expectError(
-        await call('POST', `${api}/chatmessage/${flow}`, [{ role: 'apiMessage' }, { role: 'apiMessage', createdDate: 'last tuesday' }]),
+        await call('POST', `${live.api}/chatmessage/${flow}`, [{ role: 'apiMessage' }, { role: 'apiMessage', createdDate: 'last tuesday' }]),
         400,
         '[1].createdDate',
       );
-      expectError(await call('POST', `${api}/chatmessage/${flow}`, [{ role: 'apiMessage' }, { role: 'apiMessage', sourceDocuments: 'doc' }]), 400, '[1].sourceDocuments');
-      expectError(await call('POST', `${api}/chatmessage/${flow}`, '[{"role": "apiMessage"'), 400);
+      expectError(await call('POST', `${live.api}/chatmessage/${flow}`, [{ role: 'apiMessage' }, { role: 'apiMessage', sourceDocuments: 'doc' }]), 400, '[1].sourceDocuments');
+      expectError(await call('POST', `${live.api}/chatmessage/${flow}`, '[{"role": "apiMessage"'), 400);
       expect(await list(flow)).toEqual([]);
     });
 
     it('a createdDate on a day that does not exist is 400, not stored as another day', async () => {
       const flow = flowId();
-      expectError(await call('POST', `${api}/chatmessage/${flow}`, { role: 'apiMessage', createdDate: '2024-02-31T10:00:00Z' }), 400, 'createdDate');
+      expectError(await call('POST', `${live.api}/chatmessage/${flow}`, { role: 'apiMessage', createdDate: '2024-02-31T10:00:00Z' }), 400, 'createdDate');
       expect(await list(flow)).toEqual([]);
     });
 
@@ -105,7 +98,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
     it('more than 10,000 messages in one request is 400 saying so', async () => {
       const flow = flowId();
       const tooMany = Array.from({ length: 10_001 }, () => ({ role: 'apiMessage' }));
-      expectError(await call('POST', `${api}/chatmessage/${flow}`, tooMany), 400, /10000 items/);
+      expectError(await call('POST', `${live.api}/chatmessage/${flow}`, tooMany), 400, /10000 items/);
       expect(await list(flow)).toEqual([]);
     });
   });
@@ -113,7 +106,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
   describe('GET filters', () => {
     let s: Seeded;
     beforeAll(async () => {
-      s = await seedMessages(api);
+      s = await seedMessages(live.api);
       // Another chatflow with the same chat, session and memory values never shows.
       await ingest(flowId('other'), [{ role: 'apiMessage', chatId: 'c1', sessionId: 's1', memoryType: 'bufferMemory', chatType: 'INTERNAL', createdDate: '2024-03-01T09:00:00.000Z' }]);
     });
@@ -185,7 +178,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
 
     it('pages with page/limit and X-Total-Count; the total follows the filters', async () => {
       const page = async (query: Query) => {
-        const res = await call('GET', `${api}/chatmessage/${s.flow}${qs(query)}`);
+        const res = await call('GET', `${live.api}/chatmessage/${s.flow}${qs(query)}`);
         return { keys: s.keys(ok(res)), total: res.headers.get('x-total-count') };
       };
       expect(await page({ limit: 3 })).toEqual({ keys: ['m1', 'm2', 'm3'], total: '8' });
@@ -196,7 +189,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       expect(await page({ page: 2, limit: 2, sessionId: 's1' })).toEqual({ keys: ['m5'], total: '3' });
       expect(await page({ page: 1, limit: 1000, feedback: 'true' })).toEqual({ keys: ['m2', 'm4', 'm6'], total: '3' });
       expect((await page({ page: 1 })).total).toBe('8');
-      expect((await call('GET', `${api}/chatmessage/${s.flow}`)).headers.get('x-total-count')).toBeNull();
+      expect((await call('GET', `${live.api}/chatmessage/${s.flow}`)).headers.get('x-total-count')).toBeNull();
     });
 
     it.each<[Query, string]>([
@@ -214,7 +207,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       [{ page: 0 }, 'page must be between 1 and'],
       [{ page: 'two' }, 'page must be an integer'],
     ])('%j is 400 "%s"', async (query, message) => {
-      expectError(await call('GET', `${api}/chatmessage/${s.flow}${qs(query)}`), 400, message);
+      expectError(await call('GET', `${live.api}/chatmessage/${s.flow}${qs(query)}`), 400, message);
     });
 
     it('an unknown chatflow has an empty list', async () => {
@@ -223,7 +216,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
   });
 
   describe('DELETE', () => {
-    const del = (flow: string, query: Query = {}) => call('DELETE', `${api}/chatmessage/${flow}${qs(query)}`);
+    const del = (flow: string, query: Query = {}) => call('DELETE', `${live.api}/chatmessage/${flow}${qs(query)}`);
 
     it.each<[string, Query, string[]]>([
       ['sessionId', { sessionId: 's1' }, ['m1', 'm2', 'm5']],
@@ -238,8 +231,8 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       ['chatId + hardDelete=true', { chatId: 'c1', hardDelete: 'true' }, ['m1', 'm2']],
       ['no filter: all', {}, ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8']],
     ])('by %s deletes exactly the matching messages', async (_name, query, gone) => {
-      const s = await seedMessages(api);
-      const other = await seedMessages(api);
+      const s = await seedMessages(live.api);
+      const other = await seedMessages(live.api);
       expect(ok(await del(s.flow, query))).toEqual({ affected: gone.length });
       const all = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
       expect(s.keys(await list(s.flow))).toEqual(all.filter((k) => !gone.includes(k)));
@@ -248,18 +241,18 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
     });
 
     it('takes the feedback of deleted messages with them', async () => {
-      const s = await seedMessages(api);
+      const s = await seedMessages(live.api);
       expect(ok(await del(s.flow, { chatId: 'c1' }))).toEqual({ affected: 2 });
-      const feedback = ok(await call('GET', `${api}/feedback/${s.flow}`)) as { id: string; messageId: string }[];
+      const feedback = ok(await call('GET', `${live.api}/feedback/${s.flow}`)) as { id: string; messageId: string }[];
       expect(feedback.map((f) => f.id).sort()).toEqual([s.feedback.m4, s.feedback.m6].sort());
       expect(s.keys(await list(s.flow, { feedback: 'true' }))).toEqual(['m4', 'm6']);
       // The message can be ingested and rated again: the old feedback is really gone.
       await ingest(s.flow, { id: `${s.prefix}-m2`, role: 'apiMessage' });
-      ok(await call('POST', `${api}/feedback`, { messageId: `${s.prefix}-m2`, rating: 'THUMBS_DOWN' }));
+      ok(await call('POST', `${live.api}/feedback`, { messageId: `${s.prefix}-m2`, rating: 'THUMBS_DOWN' }));
     });
 
     it('is 404 when nothing matches (and deletes nothing)', async () => {
-      const s = await seedMessages(api);
+      const s = await seedMessages(live.api);
       expectError(await del(s.flow, { feedbackType: 'THUMBS_DOWN', chatType: 'INTERNAL' }), 404);
       expectError(await del(s.flow, { sessionId: 'nobody' }), 404);
       expectError(await del(s.flow, { startDate: '2025-01-01' }), 404);
@@ -275,7 +268,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       [{ endDate: '2024-02-31' }, 'endDate'],
       [{ feedbackType: 'GOOD' }, 'feedbackType must be one of THUMBS_UP, THUMBS_DOWN'],
     ])('%j is 400 "%s" and deletes nothing', async (query, message) => {
-      const s = await seedMessages(api);
+      const s = await seedMessages(live.api);
       expectError(await del(s.flow, query), 400, message);
       expect(await list(s.flow)).toHaveLength(8);
     });
@@ -298,7 +291,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
     });
 
     it('streams all 20,000 messages complete and in order, ascending and descending', async () => {
-      const res = await fetch(`${api}/chatmessage/${flow}`);
+      const res = await fetch(`${live.api}/chatmessage/${flow}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-total-count')).toBeNull();
       const asc = (await res.json()) as Message[];
@@ -306,12 +299,12 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       expect(asc.map((m) => m.id)).toEqual(Array.from({ length: N }, (_, i) => idOf(i)));
       expect(asc[N - 1]).toMatchObject({ content: `message ${N - 1}`, createdDate: dateOf(N - 1) });
 
-      const desc = (await (await fetch(`${api}/chatmessage/${flow}?order=desc`)).json()) as Message[];
+      const desc = (await (await fetch(`${live.api}/chatmessage/${flow}?order=desc`)).json()) as Message[];
       expect(desc.map((m) => m.id)).toEqual(Array.from({ length: N }, (_, i) => idOf(N - 1 - i)));
     });
 
     it('streams a filtered list of the same data complete', async () => {
-      const s1 = (await (await fetch(`${api}/chatmessage/${flow}?sessionId=s1&order=desc`)).json()) as Message[];
+      const s1 = (await (await fetch(`${live.api}/chatmessage/${flow}?sessionId=s1&order=desc`)).json()) as Message[];
       const expected = Array.from({ length: N }, (_, i) => i).filter((i) => i % 3 === 1).reverse().map(idOf);
       expect(s1.map((m) => m.id)).toEqual(expected);
     });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type RouteSpec } from '../../src/schema/routes.js';
 import { call, expectError, ok } from '../helpers/http.js';
 import type { TestServer } from '../helpers/server.js';
-import { removeTestStore, startStoreServer, storeKinds } from '../helpers/stores.js';
+import { removeTestStore, startStoreServer, storeKinds, useStoreServer } from '../helpers/stores.js';
 import { MISSING_UUID, flowId } from './fixtures.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -16,64 +16,58 @@ const UNAUTHORIZED = { statusCode: 401, success: false, message: 'Unauthorized' 
 const concrete = (spec: RouteSpec) => spec.path.replace(/:\w+/g, MISSING_UUID);
 
 describe.each(storeKinds)('service on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
   it('GET /ping answers pong as text', async () => {
-    const res = await call('GET', `${api}/ping`);
+    const res = await call('GET', `${live.api}/ping`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(res.text).toBe('pong');
   });
 
   it('GET /version answers the package version', async () => {
-    expect(ok(await call('GET', `${api}/version`))).toEqual({ version: VERSION });
+    expect(ok(await call('GET', `${live.api}/version`))).toEqual({ version: VERSION });
   });
 
   it('an unknown route is a JSON 404', async () => {
-    expectError(await call('GET', `${api}/nope`), 404, '/api/v1/nope');
-    expectError(await call('POST', `${api}/variables/${MISSING_UUID}/extra`, {}), 404);
-    expectError(await call('GET', `${server.url}/`), 404);
-    expectError(await call('GET', `${server.url}/api/v2/variables`), 404);
+    expectError(await call('GET', `${live.api}/nope`), 404, '/api/v1/nope');
+    expectError(await call('POST', `${live.api}/variables/${MISSING_UUID}/extra`, {}), 404);
+    expectError(await call('GET', `${live.server.url}/`), 404);
+    expectError(await call('GET', `${live.server.url}/api/v2/variables`), 404);
   });
 
   it('a known path with another method is a JSON 405 with Allow', async () => {
-    const onList = await call('DELETE', `${api}/variables`);
+    const onList = await call('DELETE', `${live.api}/variables`);
     expectError(onList, 405, 'DELETE');
     const allow = (onList.headers.get('allow') ?? '').split(/,\s*/);
     expect(allow).toEqual(expect.arrayContaining(['GET', 'POST']));
     expect(allow).not.toContain('DELETE');
 
-    const onOne = await call('PATCH', `${api}/variables/${MISSING_UUID}`, {});
+    const onOne = await call('PATCH', `${live.api}/variables/${MISSING_UUID}`, {});
     expectError(onOne, 405);
     expect((onOne.headers.get('allow') ?? '').split(/,\s*/).sort()).toEqual(['DELETE', 'PUT']);
 
-    const onMessages = await call('PUT', `${api}/chatmessage/some-flow`, {});
+    const onMessages = await call('PUT', `${live.api}/chatmessage/some-flow`, {});
     expectError(onMessages, 405);
     expect((onMessages.headers.get('allow') ?? '').split(/,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST', 'DELETE']));
   });
 
   it('a path that only resembles a route is 404, not 405 (the route pattern is matched literally)', async () => {
     // openapi.json's dot must not match any character.
-    expectError(await call('GET', `${api}/openapi_json`), 404);
+    expectError(await call('GET', `${live.api}/openapi_json`), 404);
   });
 
   it('a malformed JSON body is 400', async () => {
-    expectError(await call('POST', `${api}/variables`, '{"name": }'), 400, /JSON/);
-    expectError(await call('POST', `${api}/assistants`, '{'), 400);
-    expectError(await call('POST', `${api}/chatmessage/f`, 'not json at all'), 400);
+    expectError(await call('POST', `${live.api}/variables`, '{"name": }'), 400, /JSON/);
+    expectError(await call('POST', `${live.api}/assistants`, '{'), 400);
+    expectError(await call('POST', `${live.api}/chatmessage/f`, 'not json at all'), 400);
   });
 
   it('requests the router rejects still get the JSON error body', async () => {
     // A malformed percent-encoding in the path.
-    expectError(await call('GET', `${api}/chatmessage/%E0%A4%A`), 400);
+    expectError(await call('GET', `${live.api}/chatmessage/%E0%A4%A`), 400);
     // A path parameter longer than the router allows.
-    const long = await call('GET', `${api}/chatmessage/${'x'.repeat(1500)}`);
+    const long = await call('GET', `${live.api}/chatmessage/${'x'.repeat(1500)}`);
     expect(long.status).toBeGreaterThanOrEqual(400);
     expect(long.status).toBeLessThan(500);
     expectError(long, long.status);
@@ -81,11 +75,11 @@ describe.each(storeKinds)('service on %s', (kind) => {
 
   it('every error body is exactly {statusCode, success:false, message}, never HTML or a stack', async () => {
     for (const res of [
-      await call('GET', `${api}/assistants/not-a-uuid`),
-      await call('PUT', `${api}/variables/${MISSING_UUID}`, { value: 'x' }),
-      await call('POST', `${api}/feedback`, { messageId: 'nope', rating: 'THUMBS_UP' }),
-      await call('DELETE', `${api}/chatmessage/${flowId()}`),
-      await call('POST', `${api}/variables`, 'plain text', { 'content-type': 'text/plain' }),
+      await call('GET', `${live.api}/assistants/not-a-uuid`),
+      await call('PUT', `${live.api}/variables/${MISSING_UUID}`, { value: 'x' }),
+      await call('POST', `${live.api}/feedback`, { messageId: 'nope', rating: 'THUMBS_UP' }),
+      await call('DELETE', `${live.api}/chatmessage/${flowId()}`),
+      await call('POST', `${live.api}/variables`, 'plain text', { 'content-type': 'text/plain' }),
     ]) {
       expect(res.status).toBeGreaterThanOrEqual(400);
       expectError(res, res.status);
@@ -98,14 +92,14 @@ describe.each(storeKinds)('service on %s', (kind) => {
     const withFeedback = flowId('b');
     const withHistory = flowId('c');
     const historyDeleted = flowId('d');
-    ok(await call('POST', `${api}/chatmessage/${withMessages}`, { role: 'userMessage' }));
-    ok(await call('POST', `${api}/chatmessage/${withFeedback}`, { id: `${withFeedback}-m`, role: 'apiMessage' }));
-    ok(await call('POST', `${api}/feedback`, { messageId: `${withFeedback}-m`, rating: 'THUMBS_UP' }));
-    ok(await call('POST', `${api}/upsert-history/${withHistory}`, { result: {} }));
-    ok(await call('POST', `${api}/upsert-history/${historyDeleted}`, { id: `${historyDeleted}-u` }));
-    expect(ok(await call('PATCH', `${api}/upsert-history/${historyDeleted}`, { ids: [`${historyDeleted}-u`] }))).toEqual({ affected: 1 });
+    ok(await call('POST', `${live.api}/chatmessage/${withMessages}`, { role: 'userMessage' }));
+    ok(await call('POST', `${live.api}/chatmessage/${withFeedback}`, { id: `${withFeedback}-m`, role: 'apiMessage' }));
+    ok(await call('POST', `${live.api}/feedback`, { messageId: `${withFeedback}-m`, rating: 'THUMBS_UP' }));
+    ok(await call('POST', `${live.api}/upsert-history/${withHistory}`, { result: {} }));
+    ok(await call('POST', `${live.api}/upsert-history/${historyDeleted}`, { id: `${historyDeleted}-u` }));
+    expect(ok(await call('PATCH', `${live.api}/upsert-history/${historyDeleted}`, { ids: [`${historyDeleted}-u`] }))).toEqual({ affected: 1 });
 
-    const flows = ok(await call('GET', `${api}/chatflows`)) as { id: string; name: string }[];
+    const flows = ok(await call('GET', `${live.api}/chatflows`)) as { id: string; name: string }[];
     const ids = flows.map((f) => f.id);
     expect(ids).toEqual(expect.arrayContaining([withMessages, withFeedback, withHistory]));
     expect(ids).not.toContain(historyDeleted);
@@ -113,12 +107,12 @@ describe.each(storeKinds)('service on %s', (kind) => {
     expect(flows.find((f) => f.id === withHistory)).toEqual({ id: withHistory, name: expect.any(String) });
 
     // A chatflow whose messages are all deleted is gone from the list.
-    ok(await call('DELETE', `${api}/chatmessage/${withMessages}`));
-    expect((ok(await call('GET', `${api}/chatflows`)) as { id: string }[]).map((f) => f.id)).not.toContain(withMessages);
+    ok(await call('DELETE', `${live.api}/chatmessage/${withMessages}`));
+    expect((ok(await call('GET', `${live.api}/chatflows`)) as { id: string }[]).map((f) => f.id)).not.toContain(withMessages);
   });
 
   it('the OpenAPI document validates and lists every route of the route table', async () => {
-    const doc = ok(await call('GET', `${api}/openapi.json`)) as {
+    const doc = ok(await call('GET', `${live.api}/openapi.json`)) as {
       openapi: string;
       info: { version: string };
       paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
@@ -153,7 +147,7 @@ describe.each(storeKinds)('service on %s', (kind) => {
       expect(ok(await call('GET', `${small.api}/chatmessage/f`))).toEqual([]);
       // Under the limit is fine, and the same body passes the default 1 MiB limit.
       ok(await call('POST', `${small.api}/variables`, { name: 'small', value: 'x'.repeat(1000) }));
-      ok(await call('POST', `${api}/variables`, big));
+      ok(await call('POST', `${live.api}/variables`, big));
     });
   });
 
@@ -208,7 +202,7 @@ describe.each(storeKinds)('service on %s', (kind) => {
     });
 
     it('without keys configured no header is needed', async () => {
-      expect((await call('GET', `${api}/variables`)).status).toBe(200);
+      expect((await call('GET', `${live.api}/variables`)).status).toBe(200);
     });
   });
 

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, expectError, ok, qs } from '../helpers/http.js';
-import type { TestServer } from '../helpers/server.js';
-import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { storeKinds, useStoreServer } from '../helpers/stores.js';
 import { ISO_MS, UUID_V4, flowId } from './fixtures.js';
 
 type Query = Parameters<typeof qs>[0];
 type Record_ = { id: string; chatflowid: string; result: unknown; flowData: unknown; date: string };
 
 describe.each(storeKinds)('upsert history on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
   const list = async (flow: string | undefined, query: Query = {}) =>
-    ok(await call('GET', `${api}/upsert-history${flow === undefined ? '' : `/${flow}`}${qs(query)}`)) as Record_[];
-  const ingest = async (flow: string, body: unknown) => ok(await call('POST', `${api}/upsert-history/${flow}`, body)).affected as number;
-  const patch = (flow: string | undefined, body: unknown) => call('PATCH', `${api}/upsert-history${flow === undefined ? '' : `/${flow}`}`, body);
+    ok(await call('GET', `${live.api}/upsert-history${flow === undefined ? '' : `/${flow}`}${qs(query)}`)) as Record_[];
+  const ingest = async (flow: string, body: unknown) => ok(await call('POST', `${live.api}/upsert-history/${flow}`, body)).affected as number;
+  const patch = (flow: string | undefined, body: unknown) => call('PATCH', `${live.api}/upsert-history${flow === undefined ? '' : `/${flow}`}`, body);
 
   /** Four records of one chatflow on known dates; ids `${flow}-u1`…`-u4`. */
   async function seed(flow = flowId()) {
@@ -54,8 +47,8 @@ describe.each(storeKinds)('upsert history on %s', (kind) => {
 
   it('ingest with an invalid date is 400 naming it', async () => {
     const flow = flowId();
-    expectError(await call('POST', `${api}/upsert-history/${flow}`, [{}, { date: 'noon' }]), 400, '[1].date');
-    expectError(await call('POST', `${api}/upsert-history/${flow}`, { date: '2023-02-29T00:00:00Z' }), 400, 'date');
+    expectError(await call('POST', `${live.api}/upsert-history/${flow}`, [{}, { date: 'noon' }]), 400, '[1].date');
+    expectError(await call('POST', `${live.api}/upsert-history/${flow}`, { date: '2023-02-29T00:00:00Z' }), 400, 'date');
     expect(await list(flow)).toEqual([]);
   });
 
@@ -65,7 +58,7 @@ describe.each(storeKinds)('upsert history on %s', (kind) => {
     expect(ids(await list(flow, { order: 'DESC' }))).toEqual(['u4', 'u3', 'u2', 'u1']);
     expect(ids(await list(flow, { order: 'dEsC' }))).toEqual(['u4', 'u3', 'u2', 'u1']);
     expect(ids(await list(flow, { order: 'asc' }))).toEqual(['u1', 'u2', 'u3', 'u4']);
-    expectError(await call('GET', `${api}/upsert-history/${flow}?order=latest`), 400, 'order must be asc or desc');
+    expectError(await call('GET', `${live.api}/upsert-history/${flow}?order=latest`), 400, 'order must be asc or desc');
   });
 
   it('GET date bounds are inclusive, work alone, and a plain endDate is the end of that day', async () => {
@@ -75,17 +68,17 @@ describe.each(storeKinds)('upsert history on %s', (kind) => {
     expect(ids(await list(flow, { endDate: '2024-06-02' }))).toEqual(['u1', 'u2', 'u3']);
     expect(ids(await list(flow, { startDate: '2024-06-02', endDate: '2024-06-02' }))).toEqual(['u2', 'u3']);
     expect(ids(await list(flow, { startDate: '2024-06-03T00:00:00Z', endDate: '2024-06-03T00:00:00Z' }))).toEqual(['u4']);
-    expectError(await call('GET', `${api}/upsert-history/${flow}?startDate=June`), 400, 'startDate');
-    expectError(await call('GET', `${api}/upsert-history/${flow}?endDate=2024-06-31`), 400, 'endDate');
+    expectError(await call('GET', `${live.api}/upsert-history/${flow}?startDate=June`), 400, 'startDate');
+    expectError(await call('GET', `${live.api}/upsert-history/${flow}?endDate=2024-06-31`), 400, 'endDate');
   });
 
   it('GET pages with X-Total-Count', async () => {
     const { flow, ids } = await seed();
-    const res = await call('GET', `${api}/upsert-history/${flow}?page=2&limit=3&order=desc`);
+    const res = await call('GET', `${live.api}/upsert-history/${flow}?page=2&limit=3&order=desc`);
     expect(ids(ok(res))).toEqual(['u1']);
     expect(res.headers.get('x-total-count')).toBe('4');
-    expectError(await call('GET', `${api}/upsert-history/${flow}?limit=1001`), 400, 'limit');
-    expectError(await call('GET', `${api}/upsert-history/${flow}?page=0`), 400, 'page');
+    expectError(await call('GET', `${live.api}/upsert-history/${flow}?limit=1001`), 400, 'limit');
+    expectError(await call('GET', `${live.api}/upsert-history/${flow}?page=0`), 400, 'page');
   });
 
   it('GET without a chatflow id lists every chatflow; an unknown chatflow has none', async () => {

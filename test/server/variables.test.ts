@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, expectError, ok } from '../helpers/http.js';
-import type { TestServer } from '../helpers/server.js';
-import { startStoreServer, storeKinds } from '../helpers/stores.js';
+import { storeKinds, useStoreServer } from '../helpers/stores.js';
 import { ISO_MS, MISSING_UUID, UUID_V4, sleep } from './fixtures.js';
 
 describe.each(storeKinds)('variables on %s', (kind) => {
-  let server: TestServer;
-  let api: string;
-  beforeAll(async () => {
-    server = await startStoreServer(kind);
-    api = server.api;
-  });
-  afterAll(() => server?.dispose());
+  const live = useStoreServer(kind);
 
-  const create = async (body: object) => ok(await call('POST', `${api}/variables`, body));
+  const create = async (body: object) => ok(await call('POST', `${live.api}/variables`, body));
 
   it('POST creates a variable with server-made id and dates, and defaults type and value', async () => {
     const v = await create({ name: 'API_BASE' });
@@ -41,7 +34,7 @@ describe.each(storeKinds)('variables on %s', (kind) => {
     const a = await create({ name: 'DUP', value: '1' });
     const b = await create({ name: 'DUP', value: '2' });
     expect(a.id).not.toBe(b.id);
-    const list = ok(await call('GET', `${api}/variables`)) as { id: string }[];
+    const list = ok(await call('GET', `${live.api}/variables`)) as { id: string }[];
     expect(list.map((v) => v.id)).toEqual(expect.arrayContaining([a.id, b.id]));
   });
 
@@ -53,13 +46,13 @@ describe.each(storeKinds)('variables on %s', (kind) => {
     [{ name: 'ok', type: '' }, 'type must not be empty'],
     [[{ name: 'ok' }], 'body must be an object'],
   ])('POST %j breaks a rule: 422 "%s"', async (body, message) => {
-    const before = (ok(await call('GET', `${api}/variables`)) as unknown[]).length;
-    expectError(await call('POST', `${api}/variables`, body), 422, message);
-    expect((ok(await call('GET', `${api}/variables`)) as unknown[]).length).toBe(before);
+    const before = (ok(await call('GET', `${live.api}/variables`)) as unknown[]).length;
+    expectError(await call('POST', `${live.api}/variables`, body), 422, message);
+    expect((ok(await call('GET', `${live.api}/variables`)) as unknown[]).length).toBe(before);
   });
 
   it('POST with malformed JSON is 400', async () => {
-    expectError(await call('POST', `${api}/variables`, '{"name": "x",'), 400);
+    expectError(await call('POST', `${live.api}/variables`, '{"name": "x",'), 400);
   });
 
   it('GET lists by updatedDate descending; PUT merges the given fields and moves the variable first', async () => {
@@ -69,13 +62,13 @@ describe.each(storeKinds)('variables on %s', (kind) => {
     await sleep(5);
     const c = await create({ name: 'order-c' });
     const mine = (list: { id: string }[]) => list.map((v) => v.id).filter((id) => [a.id, b.id, c.id].includes(id));
-    expect(mine(ok(await call('GET', `${api}/variables`)))).toEqual([c.id, b.id, a.id]);
+    expect(mine(ok(await call('GET', `${live.api}/variables`)))).toEqual([c.id, b.id, a.id]);
 
     await sleep(5);
-    const updated = ok(await call('PUT', `${api}/variables/${a.id}`, { value: 'new value' }));
+    const updated = ok(await call('PUT', `${live.api}/variables/${a.id}`, { value: 'new value' }));
     expect(updated).toEqual({ ...a, value: 'new value', updatedDate: expect.stringMatching(ISO_MS) });
     expect(Date.parse(updated.updatedDate)).toBeGreaterThan(Date.parse(a.updatedDate));
-    const list = ok(await call('GET', `${api}/variables`)) as { id: string }[];
+    const list = ok(await call('GET', `${live.api}/variables`)) as { id: string }[];
     expect(mine(list)).toEqual([a.id, c.id, b.id]);
     expect(list.find((v) => v.id === a.id)).toEqual(updated);
     // The whole list is in descending updatedDate order.
@@ -86,40 +79,40 @@ describe.each(storeKinds)('variables on %s', (kind) => {
   it('PUT can rename and retype, never changes id or createdDate', async () => {
     const v = await create({ name: 'before', value: 'v' });
     const updated = ok(
-      await call('PUT', `${api}/variables/${v.id}`, { name: 'after', type: 'runtime', id: MISSING_UUID, createdDate: '2000-01-01T00:00:00Z' }),
+      await call('PUT', `${live.api}/variables/${v.id}`, { name: 'after', type: 'runtime', id: MISSING_UUID, createdDate: '2000-01-01T00:00:00Z' }),
     );
     expect(updated).toMatchObject({ id: v.id, name: 'after', value: 'v', type: 'runtime', createdDate: v.createdDate });
   });
 
   it('PUT errors: unknown id 404, non-UUID id 400, invalid or missing body 400', async () => {
     const v = await create({ name: 'put-errors', value: 'keep' });
-    expectError(await call('PUT', `${api}/variables/${MISSING_UUID}`, { value: 'x' }), 404, MISSING_UUID);
-    expectError(await call('PUT', `${api}/variables/not-a-uuid`, { value: 'x' }), 400, 'id must be a UUID');
-    expectError(await call('PUT', `${api}/variables/${v.id}`, { name: '' }), 400, 'name must not be empty');
-    expectError(await call('PUT', `${api}/variables/${v.id}`, { value: 42 }), 400, 'value must be a string');
-    expectError(await call('PUT', `${api}/variables/${v.id}`, '{oops'), 400);
-    expectError(await call('PUT', `${api}/variables/${v.id}`), 400, 'body');
-    const list = ok(await call('GET', `${api}/variables`)) as { id: string; value: string; name: string }[];
+    expectError(await call('PUT', `${live.api}/variables/${MISSING_UUID}`, { value: 'x' }), 404, MISSING_UUID);
+    expectError(await call('PUT', `${live.api}/variables/not-a-uuid`, { value: 'x' }), 400, 'id must be a UUID');
+    expectError(await call('PUT', `${live.api}/variables/${v.id}`, { name: '' }), 400, 'name must not be empty');
+    expectError(await call('PUT', `${live.api}/variables/${v.id}`, { value: 42 }), 400, 'value must be a string');
+    expectError(await call('PUT', `${live.api}/variables/${v.id}`, '{oops'), 400);
+    expectError(await call('PUT', `${live.api}/variables/${v.id}`), 400, 'body');
+    const list = ok(await call('GET', `${live.api}/variables`)) as { id: string; value: string; name: string }[];
     expect(list.find((x) => x.id === v.id)).toMatchObject({ name: 'put-errors', value: 'keep' });
   });
 
   it('DELETE removes the variable and answers the count; then 404; non-UUID 400', async () => {
     const v = await create({ name: 'doomed' });
-    expect(ok(await call('DELETE', `${api}/variables/${v.id}`))).toEqual({ affected: 1 });
-    const list = ok(await call('GET', `${api}/variables`)) as { id: string }[];
+    expect(ok(await call('DELETE', `${live.api}/variables/${v.id}`))).toEqual({ affected: 1 });
+    const list = ok(await call('GET', `${live.api}/variables`)) as { id: string }[];
     expect(list.map((x) => x.id)).not.toContain(v.id);
-    expectError(await call('DELETE', `${api}/variables/${v.id}`), 404, v.id);
-    expectError(await call('PUT', `${api}/variables/${v.id}`, { value: 'x' }), 404);
-    expectError(await call('DELETE', `${api}/variables/123`), 400, 'id must be a UUID');
+    expectError(await call('DELETE', `${live.api}/variables/${v.id}`), 404, v.id);
+    expectError(await call('PUT', `${live.api}/variables/${v.id}`, { value: 'x' }), 404);
+    expectError(await call('DELETE', `${live.api}/variables/123`), 400, 'id must be a UUID');
   });
 
   it('GET pages with page/limit and reports the total in X-Total-Count', async () => {
-    const all = ok(await call('GET', `${api}/variables`)) as { id: string }[];
-    const res = await call('GET', `${api}/variables?page=2&limit=2`);
+    const all = ok(await call('GET', `${live.api}/variables`)) as { id: string }[];
+    const res = await call('GET', `${live.api}/variables?page=2&limit=2`);
     expect(ok(res)).toEqual(all.slice(2, 4));
     expect(res.headers.get('x-total-count')).toBe(String(all.length));
-    expect((await call('GET', `${api}/variables`)).headers.get('x-total-count')).toBeNull();
-    expectError(await call('GET', `${api}/variables?limit=1001`), 400, 'limit');
-    expectError(await call('GET', `${api}/variables?page=0&limit=5`), 400, 'page');
+    expect((await call('GET', `${live.api}/variables`)).headers.get('x-total-count')).toBeNull();
+    expectError(await call('GET', `${live.api}/variables?limit=1001`), 400, 'limit');
+    expectError(await call('GET', `${live.api}/variables?page=0&limit=5`), 400, 'page');
   });
 });
