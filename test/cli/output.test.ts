@@ -4,19 +4,11 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSI, csvRecords, parseNdjson, runCli, tableRows, type CliOptions } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
+import type { Variable } from '../../src/client/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { url: server.url, ...opts });
-
-interface Variable {
-  id: string;
-  name: string;
-  value: string;
-  type: string;
-  createdDate: string;
-  updatedDate: string;
-}
 
 // Values that break naive output: a comma, quotes, a line break, a terminal escape, non-ASCII.
 const VALUES = [

@@ -5,6 +5,7 @@ import { createHome, runCli, type CliHome, type CliOptions } from '../helpers/cl
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { Assistant, Variable } from '../../src/client/index.js';
 
 const KEY_A = 'key-for-staging-0123456789';
 const KEY_B = 'key-for-production-0123456789';
@@ -16,20 +17,6 @@ const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { home, ...o
 const ports = (text: string) => text.replaceAll(staging.url, 'http://staging').replaceAll(prod.url, 'http://prod');
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
-interface Variable {
-  id: string;
-  name: string;
-  value: string;
-  type: string;
-  updatedDate: string;
-}
-interface Assistant {
-  id: string;
-  details: Record<string, unknown>;
-  credential: string | null;
-  type: string;
-  updatedDate: string;
-}
 interface Entry {
   name: string;
   action: string;
