@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { Context } from './context.js';
 import { UsageError } from './exit.js';
+import { printNote } from './output.js';
 import { canPrompt, confirm } from './prompts.js';
 
 /**
@@ -102,3 +103,24 @@ export function addPageOptions(cmd: Command): Command {
 }
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The body of a list command: with --page or --limit one page, and its total on stderr;
+ * otherwise the whole list, streamed as it arrives.
+ */
+export async function printPageOrStream<T extends object>(
+  ctx: Context,
+  flags: { page?: string; limit?: string },
+  source: {
+    page: (page: { page?: number; limit?: number }) => Promise<{ items: T[]; total?: number }>;
+    stream: () => AsyncIterable<T>;
+  },
+  what: { list: string; unit: string },
+  columns: string[],
+): Promise<void> {
+  const page = pageFlags(flags);
+  if (page.page === undefined && page.limit === undefined) return ctx.printList(source.stream(), what.list, columns);
+  const { items, total } = await source.page(page);
+  await ctx.printList(items, what.list, columns);
+  if (total !== undefined) printNote(`${plural(total, what.unit)} in all`);
+}

@@ -4,9 +4,8 @@ import type { Context } from '../context.js';
 import { UsageError } from '../exit.js';
 import { dateFlags, order, orderFlag, rating } from '../filters.js';
 import { dataCommand, examples, mutation } from '../options.js';
-import { printNote } from '../output.js';
 import { askText, requireValue, select } from '../prompts.js';
-import { action, addPageOptions, bodyFrom, pageFlags, plural, printDryRun } from '../run.js';
+import { action, printPageOrStream, addPageOptions, bodyFrom, printDryRun } from '../run.js';
 
 const COLUMNS = ['id', 'messageId', 'chatId', 'rating', 'content', 'createdDate'];
 
@@ -52,14 +51,13 @@ export function registerFeedback(program: Command): void {
           startDate: opts.startDate,
           endDate: opts.endDate,
         };
-        const page = pageFlags(opts);
-        if (page.page !== undefined || page.limit !== undefined) {
-          const { items, total } = await client.feedback.list(chatflowId, { ...query, ...page });
-          await ctx.printList(items, 'feedback', COLUMNS);
-          if (total !== undefined) printNote(`${plural(total, 'rating')} in all`);
-        } else {
-          await ctx.printList(client.feedback.stream(chatflowId, query), 'feedback', COLUMNS);
-        }
+        await printPageOrStream(
+          ctx,
+          opts,
+          { page: (page) => client.feedback.list(chatflowId, { ...query, ...page }), stream: () => client.feedback.stream(chatflowId, query) },
+          { list: 'feedback', unit: 'rating' },
+          COLUMNS,
+        );
       }),
     );
 

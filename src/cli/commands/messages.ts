@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { messageFilterFlags, messageQuery, order, type MessageFilterFlags } from '../filters.js';
 import { dataCommand, examples, mutation } from '../options.js';
 import { printNote } from '../output.js';
-import { action, addPageOptions, confirmOrRefuse, pageFlags, plural, printDryRun } from '../run.js';
+import { action, printPageOrStream, addPageOptions, confirmOrRefuse, plural, printDryRun } from '../run.js';
 import { registerTail } from './tail.js';
 
 const COLUMNS = ['createdDate', 'role', 'sessionId', 'chatType', 'content', 'id'];
@@ -59,14 +59,13 @@ export function registerMessages(program: Command): void {
           order: order(opts.order),
           feedback: opts.feedback || filters.feedbackType !== undefined ? true : undefined,
         };
-        const page = pageFlags(opts);
-        if (page.page !== undefined || page.limit !== undefined) {
-          const { items, total } = await client.messages.list(chatflowId, { ...query, ...page });
-          await ctx.printList(items, 'messages', COLUMNS);
-          if (total !== undefined) printNote(`${plural(total, 'message')} in all`);
-        } else {
-          await ctx.printList(client.messages.stream(chatflowId, query), 'messages', COLUMNS);
-        }
+        await printPageOrStream(
+          ctx,
+          opts,
+          { page: (page) => client.messages.list(chatflowId, { ...query, ...page }), stream: () => client.messages.stream(chatflowId, query) },
+          { list: 'messages', unit: 'message' },
+          COLUMNS,
+        );
       }),
     );
 

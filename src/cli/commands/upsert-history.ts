@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { dateFlags, order, orderFlag } from '../filters.js';
 import { dataCommand, examples, mutation } from '../options.js';
 import { printNote } from '../output.js';
-import { action, addPageOptions, confirmOrRefuse, pageFlags, plural, printDryRun } from '../run.js';
+import { action, printPageOrStream, addPageOptions, confirmOrRefuse, plural, printDryRun } from '../run.js';
 
 const COLUMNS = ['id', 'chatflowid', 'date', 'result'];
 
@@ -17,14 +17,13 @@ export function registerUpsertHistory(program: Command): void {
       action(async (ctx: Context, chatflowId: string | undefined, opts: { order?: string; startDate?: string; endDate?: string; page?: string; limit?: string }) => {
         const client = await ctx.client();
         const query = { order: order(opts.order), startDate: opts.startDate, endDate: opts.endDate };
-        const page = pageFlags(opts);
-        if (page.page !== undefined || page.limit !== undefined) {
-          const { items, total } = await client.upsertHistory.list(chatflowId, { ...query, ...page });
-          await ctx.printList(items, 'upsert history records', COLUMNS);
-          if (total !== undefined) printNote(`${plural(total, 'record')} in all`);
-        } else {
-          await ctx.printList(client.upsertHistory.stream(chatflowId, query), 'upsert history records', COLUMNS);
-        }
+        await printPageOrStream(
+          ctx,
+          opts,
+          { page: (page) => client.upsertHistory.list(chatflowId, { ...query, ...page }), stream: () => client.upsertHistory.stream(chatflowId, query) },
+          { list: 'upsert history records', unit: 'record' },
+          COLUMNS,
+        );
       }),
     );
 

@@ -6,7 +6,7 @@ import { EXIT, UsageError } from '../exit.js';
 import { dataCommand, examples, mutation } from '../options.js';
 import { printNote } from '../output.js';
 import { askText, requireValue } from '../prompts.js';
-import { action, addPageOptions, bodyFrom, confirmOrRefuse, pageFlags, plural, printDryRun } from '../run.js';
+import { action, printPageOrStream, addPageOptions, bodyFrom, confirmOrRefuse, plural, printDryRun } from '../run.js';
 import { registerVariablesPromote } from './promote.js';
 
 const COLUMNS = ['id', 'name', 'value', 'type', 'updatedDate'];
@@ -51,14 +51,13 @@ export function registerVariables(program: Command): void {
     .action(
       action(async (ctx: Context, opts: { page?: string; limit?: string }) => {
         const client = await ctx.client();
-        const page = pageFlags(opts);
-        if (page.page !== undefined || page.limit !== undefined) {
-          const { items, total } = await client.variables.list(page);
-          await ctx.printList(items, 'variables', COLUMNS);
-          if (total !== undefined) printNote(`${plural(total, 'variable')} in all`);
-        } else {
-          await ctx.printList(client.variables.stream(), 'variables', COLUMNS);
-        }
+        await printPageOrStream(
+          ctx,
+          opts,
+          { page: (page) => client.variables.list(page), stream: () => client.variables.stream() },
+          { list: 'variables', unit: 'variable' },
+          COLUMNS,
+        );
       }),
     );
 
