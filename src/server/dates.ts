@@ -2,11 +2,13 @@
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
 
-/** True when year-month-day names a day of the calendar (Date.parse rolls 02-30 over to March). */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** True when year-month-day names a day of the (proleptic Gregorian) calendar: no 02-30, no 13th month. */
 function isCalendarDay(year: number, month: number, day: number): boolean {
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day); // Date.UTC would read years 0-99 as 1900-1999
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
 }
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

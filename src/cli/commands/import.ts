@@ -42,6 +42,8 @@ interface Batch {
 /** A batch stays under the service's default body limit (1 MiB) and item cap (10,000). */
 const BATCH_BYTES = 800_000;
 const BATCH_ITEMS = 5_000;
+/** Batches sent at once (each is its own transaction: their order within one resource does not matter). */
+const MAX_IN_FLIGHT = 2;
 /** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
 const MAX_REPORTED = 100;
 
@@ -151,7 +153,9 @@ class Importer {
   bad = 0;
   unselected = 0;
   private batch: Batch | undefined;
-  private inFlight: Promise<void> | undefined;
+  private inFlight: Promise<void>[] = [];
+  /** The resource and chatflow of the batches in flight. */
+  private inFlightKey: string | undefined;
   private failure: unknown;
 
   constructor(
@@ -200,25 +204,36 @@ class Importer {
     if (this.bad === MAX_REPORTED + 1) this.progress.interrupt(() => printWarning('more bad lines: only counting them from now on'));
   }
 
-  /** Sends the current batch while the next is read (one request at a time, in file order). */
+  /**
+   * Sends the current batch while the next ones are read. Up to MAX_IN_FLIGHT batches of one
+   * resource and chatflow go at once, so that the service never waits for the next request; a
+   * batch of another resource waits for them all (feedback only after its messages).
+   */
   async flush(): Promise<void> {
     const batch = this.batch;
     this.batch = undefined;
     if (!batch) return;
-    await this.settle();
+    const key = `${batch.resource}\0${batch.chatflowid ?? ''}`;
+    if (key !== this.inFlightKey) await this.settle();
+    else if (this.inFlight.length >= MAX_IN_FLIGHT) await this.inFlight.shift();
+    if (this.failure !== undefined) await this.settle();
     if (!this.client) {
       this.progress.add(batch.items.length);
       return;
     }
-    this.inFlight = this.deliver(this.client, batch).catch((err: unknown) => {
-      this.failure = err;
-    });
+    this.inFlightKey = key;
+    this.inFlight.push(
+      this.deliver(this.client, batch).catch((err: unknown) => {
+        this.failure ??= err;
+      }),
+    );
   }
 
-  /** Waits for the batch in flight; rethrows its failure. */
+  /** Waits for every batch in flight; rethrows the first failure. */
   async settle(): Promise<void> {
-    await this.inFlight;
-    this.inFlight = undefined;
+    await Promise.all(this.inFlight);
+    this.inFlight = [];
+    this.inFlightKey = undefined;
     if (this.failure !== undefined) throw this.failure;
   }
 
