@@ -207,6 +207,55 @@ describe('import', () => {
   });
 });
 
+describe('an import of many batches (several in flight)', () => {
+  let target: TestServer;
+  beforeAll(async () => {
+    target = await startTestServer();
+  });
+  afterAll(() => target?.dispose());
+
+  const N = 15_000;
+  // Message ids are unique across chatflows: each test's flow has its own.
+  const id = (flow: string, i: number) => `${flow}-${String(i).padStart(5, '0')}`;
+  const lines = (flow: string, bad?: number) =>
+    Array.from({ length: N }, (_, i) =>
+      JSON.stringify({
+        resource: 'message',
+        chatflowid: flow,
+        data: { id: id(flow, i), role: i % 2 ? 'apiMessage' : 'userMessage', content: i === bad ? 42 : `message ${i} ${'x'.repeat(60)}`, chatId: `c${i % 50}`, createdDate: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() },
+      }),
+    );
+  const feedback = (flow: string, i: number) => JSON.stringify({ resource: 'feedback', chatflowid: flow, data: { id: uuid(100 + i), messageId: id(flow, i), rating: 'THUMBS_UP' } });
+  const stored = async (flow: string) => ((await call('GET', `${target.api}/chatmessage/${flow}`)).body as { id: string }[]).map((m) => m.id);
+
+  it('imports every batch, and feedback after the messages it rates', async () => {
+    writeFileSync(file('many.jsonl'), [...lines('many'), feedback('many', N - 1), feedback('many', 1), ''].join('\n'));
+    const r = await cli(target, ['import', file('many.jsonl'), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual({ resource: 'messages', records: N, imported: N, existing: 0 });
+    expect(JSON.parse(r.stdout)).toContainEqual({ resource: 'feedback', records: 2, imported: 2, existing: 0 });
+    expect(await stored('many')).toEqual(Array.from({ length: N }, (_, i) => id('many', i)));
+  });
+
+  it('a line refused in a late batch leaves that batch out; fixed and run again, all is there once', async () => {
+    const bad = 12_000;
+    writeFileSync(file('late.jsonl'), lines('late', bad).join('\n'));
+    const r = await cli(target, ['import', file('late.jsonl')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`the server refused lines \\d+–\\d+ \\(messages of chatflow late\\): line ${bad + 1}: content must be a string; nothing of these lines was imported`));
+    const [, from, to] = /lines (\d+)–(\d+)/.exec(r.stderr)!.map(Number);
+    const after = await stored('late');
+    expect(after).toContain(id('late', 0));
+    for (let line = from!; line <= to!; line++) expect(after).not.toContain(id('late', line - 1));
+
+    writeFileSync(file('late.jsonl'), lines('late').join('\n'));
+    const again = await cli(target, ['import', file('late.jsonl'), '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toContainEqual({ resource: 'messages', records: N, imported: N - after.length, existing: after.length });
+    expect(await stored('late')).toEqual(Array.from({ length: N }, (_, i) => id('late', i)));
+  });
+});
+
 describe('progress', () => {
   it('is absent when stdout and stderr are not terminals, and never on stdout', async () => {
     const r = await cli(source, ['export']);

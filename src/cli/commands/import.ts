@@ -240,7 +240,9 @@ class Importer {
   private async deliver(client: ChatflowClient, batch: Batch): Promise<void> {
     const tally = this.tally.get(batch.resource)!;
     try {
-      tally.imported += (await send(client, batch)).affected;
+      // (Awaited first: `x += await y` reads x before waiting, and another batch may add meanwhile.)
+      const { affected } = await send(client, batch);
+      tally.imported += affected;
     } catch (err) {
       if (!isRejection(err)) throw err;
       const what = `${batch.resource}${batch.chatflowid === undefined ? '' : ` of chatflow ${batch.chatflowid}`}`;
@@ -255,7 +257,8 @@ class Importer {
       for (const [i, item] of batch.items.entries()) {
         const one: Batch = { ...batch, items: [item], lines: [batch.lines[i]!] };
         try {
-          tally.imported += (await send(client, one)).affected;
+          const { affected } = await send(client, one);
+          tally.imported += affected;
         } catch (e) {
           if (!isRejection(e)) throw e;
           tally.records--;
@@ -287,9 +290,10 @@ export function registerImport(program: Command): void {
         'gunzip -c backup.jsonl.gz | chatflow import - --continue-on-error',
         'chatflow export --url http://flowise:3000 --api-key "$KEY" | chatflow import -',
       ]) +
-        '\nLines are sent in batches (one transaction each) in the order of the file. A bad line stops the\n' +
-        'import with its line number before anything of its batch is sent; earlier batches stay imported,\n' +
-        'and running the import again skips what is already there.\n',
+        '\nLines are sent in batches (one transaction each) in the order of the file, two at a time. A bad\n' +
+        'line stops the import with its line number, and nothing of its batch is written; the batches\n' +
+        'before it (and one already sent after it) stay imported, and running the import again skips\n' +
+        'what is already there.\n',
     )
     .action(
       action(async (ctx: Context, file: string, opts: ImportFlags) => {

@@ -1,0 +1,52 @@
+// The SQLite file itself: new files get 16 KiB pages (faster bulk imports and deletes), and a
+// file made with SQLite's default 4 KiB pages, as earlier versions made them, keeps working.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chatflow-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const pageSize = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.pragma('page_size', { simple: true });
+  } finally {
+    db.close();
+  }
+};
+
+const message = (id: string) => ({ id, role: 'userMessage' as const, content: id, createdDate: '2026-01-01T00:00:00.000Z' });
+
+describe('the SQLite file', () => {
+  it('a new file has 16 KiB pages', async () => {
+    const path = join(dir, 'new.db');
+    const store = await openSqliteStore(path);
+    await store.ingestMessages('flow', [message('a')]);
+    await store.close();
+    expect(pageSize(path)).toBe(16_384);
+  });
+
+  it('a file with 4 KiB pages opens, keeps its data and its page size, and takes writes', async () => {
+    const path = join(dir, 'old.db');
+    const old = new Database(path);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.close();
+    const first = await openSqliteStore(path);
+    await first.ingestMessages('flow', [message('a')]);
+    await first.close();
+
+    const again = await openSqliteStore(path);
+    expect(await again.ingestMessages('flow', [message('a'), message('b')])).toBe(1);
+    const { rows } = await again.listMessages({ chatflowid: 'flow' }, 'asc', {});
+    const ids: string[] = [];
+    for await (const m of rows) ids.push(m.id);
+    expect(ids).toEqual(['a', 'b']);
+    await again.close();
+    expect(pageSize(path)).toBe(4096);
+  });
+});
