@@ -251,6 +251,15 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       ok(await call('POST', `${live.api}/feedback`, { messageId: `${s.prefix}-m2`, rating: 'THUMBS_DOWN' }));
     });
 
+    it('by feedbackType takes that feedback too, and leaves the rest', async () => {
+      const s = await seedMessages(live.api);
+      const other = await seedMessages(live.api);
+      expect(ok(await del(s.flow, { feedbackType: 'THUMBS_UP' }))).toEqual({ affected: 2 });
+      const feedback = ok(await call('GET', `${live.api}/feedback/${s.flow}`)) as { id: string }[];
+      expect(feedback.map((f) => f.id)).toEqual([s.feedback.m4]);
+      expect(ok(await call('GET', `${live.api}/feedback/${other.flow}`))).toHaveLength(3);
+    });
+
     it('is 404 when nothing matches (and deletes nothing)', async () => {
       const s = await seedMessages(live.api);
       expectError(await del(s.flow, { feedbackType: 'THUMBS_DOWN', chatType: 'INTERNAL' }), 404);
