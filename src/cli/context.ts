@@ -106,6 +106,11 @@ export class Context {
     return (this.clientPromise ??= this.connect(opts.bulk === true));
   }
 
+  /** Whether the client talks to the embedded service (known once `client()` has answered). */
+  get usesEmbedded(): boolean {
+    return this.embedded !== undefined;
+  }
+
   private async connect(bulk: boolean): Promise<ChatflowClient> {
     const timeoutMs = this.timeoutMs();
     const conn = await this.connection();

@@ -185,7 +185,7 @@ export function registerExport(program: Command): void {
     action(async (ctx: Context, opts: ExportFlags) => {
       const resources = parseResources(opts.resources);
       const client = await ctx.client({ bulk: true });
-      const kind = await serverKind(client);
+      const kind = ctx.usesEmbedded ? 'service' : await serverKind(client);
       if (kind === 'other') printNote(`chatflow: ${FLOWISE_NOTE}`);
 
       let chatflows: string[] = [];
