@@ -1,24 +1,30 @@
 #!/usr/bin/env node
-// A million messages in one chatflow, on SQLite: the CLI's import and export, a filtered list, a
-// delete of them all, and GET /variables against a bare node:http handler. Prints a table.
+// A million messages in one chatflow, on SQLite and on PostgreSQL: the CLI's import and export, a
+// filtered list, GET /variables against a bare node:http handler, and a delete of them all.
+// Prints one table, a column per store.
 //
-//   npx tsc -p . && node bench/million.js [--messages 1000000] [--requests 200] [--seconds 5]
-//                                         [--connections 16] [--keep]
+//   npx tsc -p . && node bench/million.js [--messages 1000000] [--store sqlite,postgres]
+//       [--ids sequential|uuid] [--requests 200] [--seconds 5] [--connections 16] [--keep]
 //
 // 1. Writes N messages of chatflow `bench-flow` as export lines (sessions of 10 messages, one a
-//    second, over a year; 85% INTERNAL) to a file in a temporary directory.
-// 2. import: `node bin/chatflow.js import <file>` into a fresh embedded database (CHATFLOW_DB),
-//    a child process; wall clock from spawn to exit, peak RSS from /usr/bin/time (else /proc).
-// 3. export: `node bin/chatflow.js export --out <file>` from that database, likewise; the file
-//    must be byte for byte the imported one (its SHA-256 is compared).
-// 4. `chatflow serve` on the database (a child process, no API key), then from here over
-//    keep-alive: sequential GET /chatmessage/bench-flow?sessionId=…&startDate=…&endDate=… (a
-//    random session, a 30-day range around it; whole answer read); GET /variables (20 variables)
-//    for --seconds with --connections in flight, against the same query answered by a bare
-//    node:http handler over better-sqlite3 (another child process); last, DELETE
-//    /chatmessage/bench-flow (all of them) in one request.
+//    second, over a year; 85% INTERNAL) to a file in a temporary directory. Ids are `m00000000`…
+//    in order (the default), or random UUIDs as Flowise makes them (`--ids uuid`: slower to index).
+// 2. import: `node bin/chatflow.js import <file>`, a child process; wall clock from spawn to exit,
+//    peak RSS from /usr/bin/time (else /proc). SQLite: into a fresh embedded database
+//    (CHATFLOW_DB). PostgreSQL: over HTTP (CHATFLOW_URL) into `chatflow serve --database-url` on
+//    a fresh database made on CHATFLOW_BENCH_ADMIN_URL (default
+//    postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end; skipped with a note when
+//    that server cannot be reached.
+// 3. export: `node bin/chatflow.js export --out <file>` likewise; the file must be byte for byte
+//    the imported one (its SHA-256 is compared).
+// 4. `chatflow serve` on the store (a child process, no API key), then from here over keep-alive:
+//    sequential GET /chatmessage/bench-flow?sessionId=…&startDate=…&endDate=… (a random session, a
+//    30-day range around it; whole answer read); GET /variables (20 variables) for --seconds with
+//    --connections in flight, against the same query answered by a bare node:http handler over
+//    better-sqlite3 or pg (another child process); last, DELETE /chatmessage/bench-flow (all of
+//    them) in one request.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,15 +40,25 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
+    store: { type: 'string', default: 'sqlite,postgres' },
+    ids: { type: 'string', default: 'sequential' },
     keep: { type: 'boolean', default: false },
   },
 });
+const STORES = String(values.store).split(',').map((s) => s.trim());
 const N = Number(values.messages);
 const REQUESTS = Number(values.requests);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
-if (![N, REQUESTS, SECONDS, CONNECTIONS].every((n) => Number.isInteger(n) && n > 0)) {
-  console.error('usage: node bench/million.js [--messages N] [--requests N] [--seconds N] [--connections N] [--keep]');
+if (
+  ![N, REQUESTS, SECONDS, CONNECTIONS].every((n) => Number.isInteger(n) && n > 0) ||
+  STORES.length === 0 || !STORES.every((s) => s === 'sqlite' || s === 'postgres') ||
+  (values.ids !== 'sequential' && values.ids !== 'uuid')
+) {
+  console.error(
+    'usage: node bench/million.js [--messages N] [--store sqlite,postgres] [--ids sequential|uuid]\n' +
+      '                             [--requests N] [--seconds N] [--connections N] [--keep]',
+  );
   process.exit(2);
 }
 
@@ -56,8 +72,6 @@ const { Agent, Pool, request } = await import('undici');
 
 const dir = mkdtempSync(join(tmpdir(), 'chatflow-million-'));
 const input = join(dir, 'messages.jsonl');
-const exported = join(dir, 'export.jsonl');
-const dbPath = join(dir, 'chatflow.db');
 const FLOW = 'bench-flow';
 const load = loadavg()[0];
 const children = new Set();
@@ -80,7 +94,7 @@ async function writeInput() {
   for (let i = 0; i < N; i++) {
     const s = Math.floor(i / SESSION);
     const message = {
-      id: `m${String(i).padStart(8, '0')}`,
+      id: values.ids === 'uuid' ? randomUUID() : `m${String(i).padStart(8, '0')}`,
       role: i % 2 ? 'apiMessage' : 'userMessage',
       chatflowid: FLOW,
       content: i % 2
@@ -110,22 +124,22 @@ async function writeInput() {
 
 // ---------------------------------------------------------------- helpers
 
-/** The CLI's environment: nothing of ours, a home of its own, the bench database. */
-function cliEnv() {
+/** The CLI's environment: nothing of ours, a home of its own, and `extra` (where the data is). */
+function cliEnv(extra) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATFLOW_') && k !== 'NO_COLOR'));
   for (const d of ['config', 'data', 'cache']) mkdirSync(join(dir, d), { recursive: true });
-  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache'), CHATFLOW_DB: dbPath };
+  return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache'), ...extra };
 }
 
 const TIME = '/usr/bin/time';
 
 /** Runs the CLI to its end: wall clock (ms) and peak RSS (MB), from /usr/bin/time or by polling /proc. */
-async function runCli(args) {
+async function runCli(args, env) {
   const rssFile = join(dir, 'rss.txt');
   const timed = existsSync(TIME);
   const [cmd, argv] = timed ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
   const started = performance.now();
-  const child = spawn(cmd, argv, { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
@@ -178,25 +192,39 @@ async function startChild(argv, env) {
   };
 }
 
-const BARE = `
+/** The same query as GET /variables, answered by node:http over the store's driver: the floor. */
+const BARE_PRELUDE = `
 import http from 'node:http';
 import { createRequire } from 'node:module';
-const Database = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('better-sqlite3');
-const db = new Database(process.env.BENCH_DB, { readonly: true });
-const list = db.prepare('SELECT * FROM variable ORDER BY updatedDate DESC, id DESC');
-const server = http.createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/api/v1/variables') {
-    const body = JSON.stringify(list.all());
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(body);
-  } else {
-    res.writeHead(404);
-    res.end();
-  }
-});
-server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+const serve = (list) => {
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/api/v1/variables') {
+      list().then((rows) => {
+        const body = JSON.stringify(rows);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(body);
+      });
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+};
 `;
+const BARE = {
+  sqlite: `${BARE_PRELUDE}
+const db = new (require('better-sqlite3'))(process.env.BENCH_DB, { readonly: true });
+const list = db.prepare('SELECT * FROM variable ORDER BY updatedDate DESC, id DESC');
+serve(async () => list.all());
+`,
+  postgres: `${BARE_PRELUDE}
+const pool = new (require('pg').Pool)({ connectionString: process.env.BENCH_DB, max: 10 });
+serve(async () => (await pool.query('SELECT * FROM variable ORDER BY "updatedDate" DESC, id DESC')).rows);
+`,
+};
 
 /** Requests per second of GET `path`, CONNECTIONS in flight, for SECONDS (after one second of warm-up). */
 async function throughput(origin, path) {
@@ -228,91 +256,160 @@ const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits
 
 // ---------------------------------------------------------------- run
 
-console.log(`\nchatflow bench: million (SQLite, ${fmt(N)} messages in one chatflow)`);
+/**
+ * One store's figures. `cli` is the CLI's environment for import and export; `serveArgs` start
+ * `chatflow serve` on the same data; `bareDb` is what the bare handler opens. PostgreSQL's
+ * service runs throughout (the CLI reaches it over HTTP); SQLite's only after the CLI's embedded
+ * runs, as a user would start it.
+ */
+async function measure({ name, cli, serveArgs, bareDb, serveFirst }) {
+  console.log(`\n${name}`);
+  let service = serveFirst ? await startChild([BIN, 'serve', '--port', '0', ...serveArgs], cliEnv({})) : undefined;
+  const env = cliEnv(service ? { CHATFLOW_URL: service.url } : cli);
+  const exported = join(dir, `export-${name}.jsonl`);
+  try {
+    process.stdout.write('  import… ');
+    const imported = await runCli(['import', input, '-q', '--no-progress'], env);
+    console.log(`${fmt(imported.ms / 1000, 1)} s`);
+
+    process.stdout.write('  export… ');
+    const exportedRun = await runCli(['export', '--out', exported, '--no-progress'], env);
+    console.log(`${fmt(exportedRun.ms / 1000, 1)} s`);
+    const identical = inputHash === (await sha256(exported));
+    rmSync(exported);
+
+    service ??= await startChild([BIN, 'serve', '--port', '0', ...serveArgs], cliEnv({}));
+    const agent = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
+
+    process.stdout.write('  filtered list, GET /variables, delete… ');
+    // Filtered list: one session within a 30-day range around it.
+    let seed = 1;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const latencies = [];
+    for (let i = 0; i < 20 + REQUESTS; i++) {
+      const s = Math.floor(random() * sessions);
+      const at = sessionStart(s);
+      const query = new URLSearchParams({
+        sessionId: `s-${s}`,
+        startDate: new Date(at - 15 * 86_400_000).toISOString(),
+        endDate: new Date(at + 15 * 86_400_000).toISOString(),
+      });
+      const started = performance.now();
+      const res = await request(`${service.url}/api/v1/chatmessage/${FLOW}?${query}`, { dispatcher: agent });
+      const rows = JSON.parse(await res.body.text());
+      if (i >= 20) latencies.push(performance.now() - started);
+      if (res.statusCode !== 200 || rows.length !== Math.min(SESSION, N - s * SESSION)) throw new Error(`filtered list of s-${s}: ${res.statusCode}, ${rows.length} rows`);
+    }
+    latencies.sort((a, b) => a - b);
+
+    // GET /variables: the service against a bare handler on the same database.
+    const variables = Array.from({ length: 20 }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      name: `VARIABLE_${i}`,
+      value: `value ${i}`,
+      type: i % 4 ? 'static' : 'runtime',
+      createdDate: new Date(START + i * 60_000).toISOString(),
+      updatedDate: new Date(START + i * 60_000).toISOString(),
+    }));
+    const seeded = await request(`${service.url}/api/v1/variables/import`, {
+      method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(variables),
+    });
+    if (seeded.statusCode !== 200) throw new Error(`variables import: ${seeded.statusCode} ${await seeded.body.text()}`);
+    await seeded.body.dump();
+    const serviceRate = await throughput(service.url, '/api/v1/variables');
+    const bare = await startChild(['--input-type=module', '-e', BARE[name === 'SQLite' ? 'sqlite' : 'postgres']], { ...process.env, BENCH_DB: bareDb });
+    const bareRate = await throughput(bare.url, '/api/v1/variables');
+    await bare.stop();
+
+    // Delete every message of the chatflow in one request.
+    const deleteStarted = performance.now();
+    const deleted = await request(`${service.url}/api/v1/chatmessage/${FLOW}`, { method: 'DELETE', dispatcher: agent });
+    const deleteBody = await deleted.body.json();
+    const deleteMs = performance.now() - deleteStarted;
+    if (deleteBody.affected !== N) throw new Error(`DELETE answered ${JSON.stringify(deleteBody)}`);
+    await agent.close();
+    console.log('done');
+    return { imported, exportedRun, identical, latencies, serviceRate, bareRate, deleteMs };
+  } finally {
+    await service?.stop();
+  }
+}
+
+/** A fresh PostgreSQL database for the run (dropped by the returned function), or why there is none. */
+async function postgresDatabase() {
+  const { default: pg } = await import('pg');
+  const adminUrl = process.env.CHATFLOW_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `chatflow_bench_million_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (err) {
+    await admin.end().catch(() => undefined);
+    return { skipped: `${adminUrl}: ${err.message}` };
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+console.log(`\nchatflow bench: million (${fmt(N)} messages in one chatflow, ${values.ids} ids)`);
 console.log(`Node ${process.version}, ${cpus().length} cores, load average ${load.toFixed(1)} at start; working directory ${dir}`);
 
 process.stdout.write('writing the input… ');
 await writeInput();
+const inputHash = await sha256(input);
 console.log(`${fmt(statSync(input).size / 1e6)} MB`);
 
-process.stdout.write('import… ');
-const imported = await runCli(['import', input, '-q', '--no-progress']);
-console.log(`${fmt(imported.ms / 1000, 1)} s`);
-
-process.stdout.write('export… ');
-const exportedRun = await runCli(['export', '--out', exported, '--no-progress']);
-console.log(`${fmt(exportedRun.ms / 1000, 1)} s`);
-const identical = (await sha256(input)) === (await sha256(exported));
-
-const service = await startChild([BIN, 'serve', '--port', '0', '--db', dbPath], cliEnv());
-const agent = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
-
-// Filtered list: one session within a 30-day range around it.
-let seed = 1;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-const latencies = [];
-for (let i = 0; i < 20 + REQUESTS; i++) {
-  const s = Math.floor(random() * sessions);
-  const at = sessionStart(s);
-  const query = new URLSearchParams({
-    sessionId: `s-${s}`,
-    startDate: new Date(at - 15 * 86_400_000).toISOString(),
-    endDate: new Date(at + 15 * 86_400_000).toISOString(),
-  });
-  const started = performance.now();
-  const res = await request(`${service.url}/api/v1/chatmessage/${FLOW}?${query}`, { dispatcher: agent });
-  const rows = JSON.parse(await res.body.text());
-  if (i >= 20) latencies.push(performance.now() - started);
-  if (res.statusCode !== 200 || rows.length !== Math.min(SESSION, N - s * SESSION)) throw new Error(`filtered list of s-${s}: ${res.statusCode}, ${rows.length} rows`);
+const results = [];
+const skipped = [];
+if (STORES.includes('sqlite')) {
+  const dbPath = join(dir, 'chatflow.db');
+  results.push({ name: 'SQLite', ...(await measure({ name: 'SQLite', cli: { CHATFLOW_DB: dbPath }, serveArgs: ['--db', dbPath], bareDb: dbPath })) });
 }
-latencies.sort((a, b) => a - b);
-
-// GET /variables: the service against a bare handler on the same database.
-const variables = Array.from({ length: 20 }, (_, i) => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  name: `VARIABLE_${i}`,
-  value: `value ${i}`,
-  type: i % 4 ? 'static' : 'runtime',
-  createdDate: new Date(START + i * 60_000).toISOString(),
-  updatedDate: new Date(START + i * 60_000).toISOString(),
-}));
-const seeded = await request(`${service.url}/api/v1/variables/import`, {
-  method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(variables),
-});
-if (seeded.statusCode !== 200) throw new Error(`variables import: ${seeded.statusCode} ${await seeded.body.text()}`);
-await seeded.body.dump();
-const serviceRate = await throughput(service.url, '/api/v1/variables');
-const bare = await startChild(['--input-type=module', '-e', BARE], { ...process.env, BENCH_DB: dbPath });
-const bareRate = await throughput(bare.url, '/api/v1/variables');
-await bare.stop();
-
-// Delete every message of the chatflow in one request.
-const deleteStarted = performance.now();
-const deleted = await request(`${service.url}/api/v1/chatmessage/${FLOW}`, { method: 'DELETE', dispatcher: agent });
-const deleteBody = await deleted.body.json();
-const deleteMs = performance.now() - deleteStarted;
-if (deleteBody.affected !== N) throw new Error(`DELETE answered ${JSON.stringify(deleteBody)}`);
-await agent.close();
-await service.stop();
+if (STORES.includes('postgres')) {
+  const database = await postgresDatabase();
+  if (database.skipped) skipped.push(`PostgreSQL skipped (${database.skipped})`);
+  else {
+    try {
+      results.push({ name: 'PostgreSQL', ...(await measure({ name: 'PostgreSQL', serveFirst: true, serveArgs: ['--database-url', database.url], bareDb: database.url })) });
+    } finally {
+      await database.drop();
+    }
+  }
+}
 
 // ---------------------------------------------------------------- table
 
-const rows = [
-  ['import (chatflow import, embedded)', `${fmt(N / (imported.ms / 1000))} msg/s`, `${fmt(imported.ms / 1000, 1)} s`, `peak RSS ${fmt(imported.rssMb)} MB`, '≥ 100,000 msg/s', N / (imported.ms / 1000) >= 100_000],
-  ['export (chatflow export, embedded)', `${fmt(N / (exportedRun.ms / 1000))} msg/s`, `${fmt(exportedRun.ms / 1000, 1)} s`, `peak RSS ${fmt(exportedRun.rssMb)} MB`, '≥ 200,000 msg/s, < 200 MB', N / (exportedRun.ms / 1000) >= 200_000 && exportedRun.rssMb < 200],
-  ['export = import input', identical ? 'identical' : 'DIFFERENT', '', 'SHA-256 of both files', 'identical', identical],
-  ['filtered list (session, 30 days)', `${fmt(quantile(latencies, 0.5), 2)} ms`, `p95 ${fmt(quantile(latencies, 0.95), 2)} ms`, `${REQUESTS} sequential requests`, '< 10 ms', quantile(latencies, 0.5) < 10],
-  ['delete all messages (1 request)', `${fmt(deleteMs / 1000, 2)} s`, '', `${fmt(N)} deleted`, '< 5 s', deleteMs < 5000],
-  ['GET /variables: the service', `${fmt(serviceRate)} req/s`, '', `${CONNECTIONS} connections, ${SECONDS} s`, '', null],
-  ['GET /variables: bare node:http', `${fmt(bareRate)} req/s`, '', 'better-sqlite3, JSON.stringify', '', null],
-  ['  service / bare', `${fmt(serviceRate / bareRate, 2)}`, '', '', '≥ 0.50', serviceRate / bareRate >= 0.5],
+const rate = (run) => N / (run.ms / 1000);
+const MEASURES = [
+  ['import (chatflow import)', (r) => `${fmt(rate(r.imported))} msg/s, ${fmt(r.imported.ms / 1000, 1)} s, ${fmt(r.imported.rssMb)} MB`, '≥ 100,000 msg/s', (r) => rate(r.imported) >= 100_000],
+  ['export (chatflow export), peak RSS', (r) => `${fmt(rate(r.exportedRun))} msg/s, ${fmt(r.exportedRun.ms / 1000, 1)} s, ${fmt(r.exportedRun.rssMb)} MB`, '≥ 200,000 msg/s, < 200 MB', (r) => rate(r.exportedRun) >= 200_000 && r.exportedRun.rssMb < 200],
+  ['export = import input (SHA-256)', (r) => (r.identical ? 'identical' : 'DIFFERENT'), 'identical', (r) => r.identical],
+  [`filtered list: median, p95 (${REQUESTS})`, (r) => `${fmt(quantile(r.latencies, 0.5), 2)} ms, ${fmt(quantile(r.latencies, 0.95), 2)} ms`, '< 10 ms', (r) => quantile(r.latencies, 0.5) < 10],
+  [`delete ${fmt(N)} messages (1 request)`, (r) => `${fmt(r.deleteMs / 1000, 2)} s`, '< 5 s', (r) => r.deleteMs < 5000],
+  [`GET /variables: service (${CONNECTIONS} conn.)`, (r) => `${fmt(r.serviceRate)} req/s`, '', null],
+  ['GET /variables: bare node:http', (r) => `${fmt(r.bareRate)} req/s`, '', null],
+  ['  service / bare', (r) => fmt(r.serviceRate / r.bareRate, 2), '≥ 0.50', (r) => r.serviceRate / r.bareRate >= 0.5],
 ];
-const header = ['measure', 'result', '', 'detail', 'target', 'met'];
-const cells = rows.map((r) => [...r.slice(0, 5), r[5] === null ? '' : r[5] ? 'yes' : 'NO']);
+const header = ['measure', ...results.map((r) => r.name), 'target', 'met'];
+const cells = MEASURES.map(([label, show, target, met]) => [
+  label,
+  ...results.map(show),
+  target,
+  met ? results.map((r) => (met(r) ? 'yes' : 'NO')).join(' / ') : '',
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
-const line = (c) => `| ${c.map((x, i) => (i === 1 || i === 2 ? String(x).padStart(widths[i]) : String(x).padEnd(widths[i]))).join(' | ')} |`;
+const line = (c) => `| ${c.map((x, i) => (i > 0 && i <= results.length ? String(x).padStart(widths[i]) : String(x).padEnd(widths[i]))).join(' | ')} |`;
 console.log(`\n${line(header)}`);
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const c of cells) console.log(line(c));
+for (const s of skipped) console.log(s);
 console.log(`(load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end)`);
 if (values.keep) console.log(`kept: ${dir}`);

@@ -4,16 +4,21 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Listing } from './store/types.js';
 
-async function* jsonLines<R>(rows: AsyncIterable<R> | Iterable<R>, text: (row: R) => string): AsyncGenerator<string> {
+async function* jsonLines<R>(
+  batches: AsyncIterable<readonly R[]> | Iterable<readonly R[]>,
+  text: (row: R) => string,
+): AsyncGenerator<string> {
   let first = true;
   let chunk = '[';
-  for await (const row of rows) {
-    chunk += (first ? '\n' : ',\n') + text(row);
-    first = false;
-    // Batch small rows into larger writes; a write per row costs more than the rows themselves.
-    if (chunk.length >= 16_384) {
-      yield chunk;
-      chunk = '';
+  for await (const batch of batches) {
+    for (const row of batch) {
+      chunk += (first ? '\n' : ',\n') + text(row);
+      first = false;
+      // Batch small rows into larger writes; a write per row costs more than the rows themselves.
+      if (chunk.length >= 16_384) {
+        yield chunk;
+        chunk = '';
+      }
     }
   }
   yield `${chunk}${first ? ']' : '\n]'}`;

@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function all<T>(listing: Listing<T>): Promise<T[]> {
   const out: T[] = [];
-  for await (const row of listing.rows as AsyncIterable<T>) out.push(row);
+  for await (const batch of listing.rows) out.push(...batch);
   return out;
 }
 
@@ -174,7 +174,7 @@ describe('PostgreSQL answers as SQLite does', () => {
     // A page and its total: count(*) is a string in pg, a number here.
     const page = await same(async (s) => {
       const l = await s.listMessages({ chatflowid: 'stream', chatTypes: ['INTERNAL'] }, 'desc', { page: 3, limit: 7 });
-      return { total: l.total, ids: [...(l.rows as Iterable<{ id: string }>)].map((m) => m.id) };
+      return { total: l.total, ids: [...(l.rows as Iterable<{ id: string }[]>)].flat().map((m) => m.id) };
     });
     expect(page.total).toBe(2500);
     expect(page.ids).toHaveLength(7);

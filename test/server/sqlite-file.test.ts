@@ -44,7 +44,7 @@ describe('the SQLite file', () => {
     expect(await again.ingestMessages('flow', [message('a'), message('b')])).toBe(1);
     const { rows } = await again.listMessages({ chatflowid: 'flow' }, 'asc', {});
     const ids: string[] = [];
-    for await (const m of rows) ids.push(m.id);
+    for await (const batch of rows) ids.push(...batch.map((m) => m.id));
     expect(ids).toEqual(['a', 'b']);
     await again.close();
     expect(pageSize(path)).toBe(4096);

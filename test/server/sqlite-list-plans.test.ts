@@ -31,7 +31,7 @@ describe('SQLite query plans of the other lists', () => {
         if (event.level === 'query') queries.push({ sql: event.query.sql, parameters: event.query.parameters });
       },
     });
-    for await (const row of (await list(new KyselyStore(db, 'sqlite'))).rows) void row;
+    for await (const batch of (await list(new KyselyStore(db, 'sqlite'))).rows) void batch;
     const explained = queries.map((q) =>
       (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '),
     );

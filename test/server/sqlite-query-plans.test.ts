@@ -50,8 +50,8 @@ describe('SQLite query plans of message lists', () => {
       },
     });
     const listing = await new KyselyStore(db, 'sqlite').listMessages({ chatflowid: FLOW, ...filter }, 'asc', page);
-    for await (const row of listing.rows) {
-      void row;
+    for await (const batch of listing.rows) {
+      void batch;
       break;
     }
     const explained = queries.map((q) =>

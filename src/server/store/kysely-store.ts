@@ -196,7 +196,7 @@ export class KyselyStore implements Store {
           .executeTakeFirstOrThrow(),
         build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset).execute(),
       ]);
-      return { total: Number((count as { n: number | string | bigint }).n), rows: (rows as R[]).map(map) };
+      return { total: Number((count as { n: number | string | bigint }).n), rows: [(rows as R[]).map(map)] };
     }
     type Row = Record<string, unknown>;
     const keyOf = (row: Row): [unknown, unknown] => [row[key], row.id];
@@ -214,15 +214,15 @@ export class KyselyStore implements Store {
         cursor = cursorOf(rows[rows.length - 1]!);
       }
     }
-    async function* rows(): AsyncGenerator<T> {
-      for await (const batch of batches((q) => q, keyOf)) for (const row of batch) yield map(row as R);
+    async function* rows(): AsyncGenerator<T[]> {
+      for await (const batch of batches((q) => q, keyOf)) yield (batch as R[]).map(map);
     }
-    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string> {
+    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[]> {
       // Only the text is turned into a JavaScript value; the next batch starts after the key
       // read back from the last row's text.
       const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
       const cursorOf = (last: Row) => keyOf(JSON.parse(last.json as string) as Row);
-      for await (const batch of batches(select, cursorOf)) for (const row of batch) yield row.json as string;
+      for await (const batch of batches(select, cursorOf)) yield batch.map((row) => row.json as string);
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
   }

@@ -30,12 +30,16 @@ export interface PageRequest {
 export interface Listing<T> {
   /** Set when a page was asked for. */
   total?: number;
-  rows: AsyncIterable<T> | Iterable<T>;
+  /**
+   * The rows a batch at a time (a page is one batch): a million rows cost an await per thousand,
+   * not one each.
+   */
+  rows: AsyncIterable<readonly T[]> | Iterable<readonly T[]>;
   /**
    * The same rows as JSON texts (each exactly JSON.stringify of the row), when the database can
    * write them itself more cheaply; a streamed answer then sends these instead of `rows`.
    */
-  texts?: AsyncIterable<string>;
+  texts?: AsyncIterable<readonly string[]>;
 }
 
 /** Inclusive bounds, already normalised to stored ISO strings. */
