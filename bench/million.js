@@ -4,7 +4,7 @@
 // Prints one table, a column per store.
 //
 //   npx tsc -p . && node bench/million.js [--messages 1000000] [--store sqlite,postgres]
-//       [--ids sequential|uuid] [--requests 200] [--seconds 5] [--connections 16] [--keep]
+//       [--ids sequential|uuid] [--requests 200] [--seconds 3] [--rounds 3] [--connections 16] [--keep]
 //
 // 1. Writes N messages of chatflow `bench-flow` as export lines (sessions of 10 messages, one a
 //    second, over a year; 85% INTERNAL) to a file in a temporary directory. Ids are `m00000000`…
@@ -19,10 +19,12 @@
 //    the imported one (its SHA-256 is compared).
 // 4. `chatflow serve` on the store (a child process, no API key), then from here over keep-alive:
 //    sequential GET /chatmessage/bench-flow?sessionId=…&startDate=…&endDate=… (a random session, a
-//    30-day range around it; whole answer read); GET /variables (20 variables) for --seconds with
-//    --connections in flight, against the same query answered by a bare node:http handler over
-//    better-sqlite3 or pg (another child process); last, DELETE /chatmessage/bench-flow (all of
-//    them) in one request.
+//    30-day range around it; whole answer read); GET /variables (20 variables) with --connections
+//    in flight, against the same query answered by a bare node:http handler over better-sqlite3
+//    or pg (another child process, running alongside): --rounds rounds of --seconds each, the two
+//    taking turns, each figure the median of its rounds (this machine's speed drifts by a third
+//    from one minute to the next; taking turns keeps the ratio fair); last, DELETE
+//    /chatmessage/bench-flow (all of them) in one request.
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -38,7 +40,8 @@ const { values } = parseArgs({
   options: {
     messages: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '200' },
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
     store: { type: 'string', default: 'sqlite,postgres' },
     ids: { type: 'string', default: 'sequential' },
@@ -50,14 +53,15 @@ const N = Number(values.messages);
 const REQUESTS = Number(values.requests);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
 if (
-  ![N, REQUESTS, SECONDS, CONNECTIONS].every((n) => Number.isInteger(n) && n > 0) ||
+  ![N, REQUESTS, SECONDS, CONNECTIONS, ROUNDS].every((n) => Number.isInteger(n) && n > 0) ||
   STORES.length === 0 || !STORES.every((s) => s === 'sqlite' || s === 'postgres') ||
   (values.ids !== 'sequential' && values.ids !== 'uuid')
 ) {
   console.error(
     'usage: node bench/million.js [--messages N] [--store sqlite,postgres] [--ids sequential|uuid]\n' +
-      '                             [--requests N] [--seconds N] [--connections N] [--keep]',
+      '                             [--requests N] [--seconds N] [--rounds N] [--connections N] [--keep]',
   );
   process.exit(2);
 }
@@ -171,8 +175,11 @@ async function sha256(path) {
 
 /** Starts a child that prints its URL on its first line of stdout. */
 async function startChild(argv, env) {
-  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
+  // Its stderr is shown only if it fails (`chatflow serve` says goodbye there on SIGTERM).
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
   const lines = createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
     lines.once('line', (line) => {
@@ -180,7 +187,7 @@ async function startChild(argv, env) {
       if (m) resolve(m[1]);
       else reject(new Error(`unexpected first line: ${line}`));
     });
-    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr}`)));
   });
   return {
     url,
@@ -226,29 +233,32 @@ serve(async () => (await pool.query('SELECT * FROM variable ORDER BY "updatedDat
 `,
 };
 
-/** Requests per second of GET `path`, CONNECTIONS in flight, for SECONDS (after one second of warm-up). */
-async function throughput(origin, path) {
-  const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
-  const run = async (seconds) => {
-    let done = 0;
-    const until = performance.now() + seconds * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (performance.now() < until) {
-          const res = await pool.request({ method: 'GET', path });
-          const text = await res.body.text();
-          if (res.statusCode !== 200 || text.length < 10) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
-          done++;
-        }
-      }),
-    );
-    return done / ((performance.now() - started) / 1000);
-  };
-  await run(1);
-  const rate = await run(SECONDS);
-  await pool.close();
-  return rate;
+/** Requests per second of GET `path` on a pool, CONNECTIONS in flight, for `seconds`. */
+async function throughput(pool, path, seconds) {
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const res = await pool.request({ method: 'GET', path });
+        const text = await res.body.text();
+        if (res.statusCode !== 200 || text.length < 10) throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** The median rate of each origin over ROUNDS rounds taken in turn, after a second of warm-up each. */
+async function rates(origins, path) {
+  const pools = origins.map((origin) => new Pool(origin, { connections: CONNECTIONS, pipelining: 1 }));
+  for (const pool of pools) await throughput(pool, path, 1);
+  const rounds = pools.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) for (const [i, pool] of pools.entries()) rounds[i].push(await throughput(pool, path, SECONDS));
+  await Promise.all(pools.map((pool) => pool.close()));
+  return rounds.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)]);
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -316,9 +326,8 @@ async function measure({ name, cli, serveArgs, bareDb, serveFirst }) {
     });
     if (seeded.statusCode !== 200) throw new Error(`variables import: ${seeded.statusCode} ${await seeded.body.text()}`);
     await seeded.body.dump();
-    const serviceRate = await throughput(service.url, '/api/v1/variables');
     const bare = await startChild(['--input-type=module', '-e', BARE[name === 'SQLite' ? 'sqlite' : 'postgres']], { ...process.env, BENCH_DB: bareDb });
-    const bareRate = await throughput(bare.url, '/api/v1/variables');
+    const [serviceRate, bareRate] = await rates([service.url, bare.url], '/api/v1/variables');
     await bare.stop();
 
     // Delete every message of the chatflow in one request.
@@ -394,7 +403,7 @@ const MEASURES = [
   ['export = import input (SHA-256)', (r) => (r.identical ? 'identical' : 'DIFFERENT'), 'identical', (r) => r.identical],
   [`filtered list: median, p95 (${REQUESTS})`, (r) => `${fmt(quantile(r.latencies, 0.5), 2)} ms, ${fmt(quantile(r.latencies, 0.95), 2)} ms`, '< 10 ms', (r) => quantile(r.latencies, 0.5) < 10],
   [`delete ${fmt(N)} messages (1 request)`, (r) => `${fmt(r.deleteMs / 1000, 2)} s`, '< 5 s', (r) => r.deleteMs < 5000],
-  [`GET /variables: service (${CONNECTIONS} conn.)`, (r) => `${fmt(r.serviceRate)} req/s`, '', null],
+  [`GET /variables: service (median of ${ROUNDS})`, (r) => `${fmt(r.serviceRate)} req/s`, '', null],
   ['GET /variables: bare node:http', (r) => `${fmt(r.bareRate)} req/s`, '', null],
   ['  service / bare', (r) => fmt(r.serviceRate / r.bareRate, 2), '≥ 0.50', (r) => r.serviceRate / r.bareRate >= 0.5],
 ];
