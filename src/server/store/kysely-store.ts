@@ -1,6 +1,7 @@
 // The store, written once over kysely: the SQLite and PostgreSQL stores differ only in how they
-// connect (sqlite.ts, postgres.ts), in the column type of dates (migrations.ts), and in SQLite
-// writing the JSON of a streamed message list itself (sqliteMessageJson).
+// connect (sqlite.ts, postgres.ts), in the column type of dates (migrations.ts), in the SQL that
+// writes a streamed message list as JSON (messageJson), in how a bulk insert passes its rows
+// (insertSql), and in PostgreSQL keeping streamed lists in index order (inIndexOrder).
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
@@ -28,14 +29,15 @@ import {
 import { normaliseDateTime } from '../dates.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { Dialect } from './migrations.js';
-import type {
-  AssistantRow,
-  ChatMessageRow,
-  Database,
-  FeedbackRow,
-  StoredDate,
-  UpsertHistoryRow,
-  VariableRow,
+import {
+  DATE_COLUMNS,
+  type AssistantRow,
+  type ChatMessageRow,
+  type Database,
+  type FeedbackRow,
+  type StoredDate,
+  type UpsertHistoryRow,
+  type VariableRow,
 } from './tables.js';
 import type {
   DateRange,
@@ -142,17 +144,22 @@ const MESSAGE_KEYS = [
 const JSON_KEYS: ReadonlySet<string> = new Set(MESSAGE_JSON_FIELDS);
 
 /**
- * SQLite: a message row as SQLite itself writes it in JSON, the very text JSON.stringify(toMessage(row))
- * gives (same keys in the same order, strings escaped alike, dates stored as ISO text, JSON columns
- * stored as JSON.stringify wrote them). A streamed list then costs one string a row instead of
- * sixteen values, an object and a stringify: about a quarter of the work.
+ * A message row as the database itself writes it in JSON, the very text JSON.stringify(toMessage(row))
+ * gives: the same keys in the same order, strings escaped alike, dates in ISO form, JSON columns
+ * as JSON.stringify wrote them. A streamed list then costs one string a row instead of sixteen
+ * values, an object and a stringify: about a quarter of the work. (PostgreSQL's row_to_json is
+ * the compact one; json_build_object puts spaces around its colons.)
  */
-function sqliteMessageJson(prefix: string): RawBuilder<string> {
-  const pairs = MESSAGE_KEYS.map((k) => {
+function messageJson(dialect: Dialect, prefix: string): RawBuilder<string> {
+  const value = (k: string) => {
     const ref = sql.ref(`${prefix}${k}`);
-    return sql`${sql.lit(k)}, ${JSON_KEYS.has(k) ? sql`json(${ref})` : ref}`;
-  });
-  return sql<string>`json_object(${sql.join(pairs)})`;
+    if (JSON_KEYS.has(k)) return dialect === 'sqlite' ? sql`json(${ref})` : sql`${ref}::json`;
+    if (dialect === 'postgres' && DATE_COLUMNS.has(k)) return sql`to_char(${ref} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    return ref;
+  };
+  if (dialect === 'sqlite') return sql<string>`json_object(${sql.join(MESSAGE_KEYS.map((k) => sql`${sql.lit(k)}, ${value(k)}`))})`;
+  const columns = MESSAGE_KEYS.map((k) => sql`${value(k)} as ${sql.id(k)}`);
+  return sql<string>`(select row_to_json(x)::text from (select ${sql.join(columns)}) x)`;
 }
 
 const toUpsert = (r: UpsertHistoryRow): UpsertHistory => ({
@@ -243,20 +250,26 @@ export class KyselyStore implements Store {
   }
 
   /**
-   * The SQL of an insert of `count` rows of `columns`, skipping those that clash on `id` (on any
-   * unique key for feedback: one a message). Built by kysely once per shape: building a 500-row
-   * insert afresh (8,000 value nodes) cost as much as SQLite took to run it.
+   * The SQL of an insert of `count` rows of `columns` (on PostgreSQL, of any count), skipping
+   * those that clash on `id` (on any unique key for feedback: one a message). Built by kysely once
+   * per shape: building a 500-row insert afresh (8,000 value nodes) cost as much as SQLite took to
+   * run it.
    */
   private insertSql(table: keyof Database, columns: readonly string[], count: number): string {
-    const key = `${table}\0${columns.join(',')}\0${count}`;
+    const key = `${table}\0${columns.join(',')}\0${this.kind === 'postgres' ? 0 : count}`;
     let text = this.insertSqlCache.get(key);
     if (text === undefined) {
+      const insert = this.db.insertInto(table);
       const row = Object.fromEntries(columns.map((c) => [c, null]));
-      text = this.db
-        .insertInto(table)
-        .values(Array.from({ length: count }, () => row) as any)
-        .onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing())
-        .compile().sql;
+      const filled =
+        this.kind === 'postgres'
+          ? // One array a column, unnested into rows: PostgreSQL parses and plans one parameter a
+            // column instead of one a value, and the statement is the same for any row count.
+            insert.columns(columns as any).expression(
+              sql`select * from unnest(${sql.join(columns.map((c) => sql`${null}::${sql.raw(DATE_COLUMNS.has(c) ? 'timestamptz' : 'text')}[]`))})`,
+            )
+          : insert.values(Array.from({ length: count }, () => row) as any);
+      text = filled.onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing()).compile().sql;
       this.insertSqlCache.set(key, text);
     }
     return text;
@@ -270,6 +283,12 @@ export class KyselyStore implements Store {
   ): Promise<number> {
     if (rows.length === 0) return 0;
     const columns = Object.keys(rows[0]!);
+    if (this.kind === 'postgres') {
+      const all = rows as Record<string, unknown>[];
+      const parameters = columns.map((c) => all.map((row) => row[c]));
+      const result = await trx.executeQuery(CompiledQuery.raw(this.insertSql(table, columns, rows.length), parameters));
+      return Number(result.numAffectedRows ?? 0n);
+    }
     let inserted = 0;
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK) as Record<string, unknown>[];
@@ -568,7 +587,7 @@ export class KyselyStore implements Store {
       { column: 'm.createdDate', key: 'createdDate', id: 'm.id', order, indexed: plain },
       page,
       toMessage,
-      this.kind === 'sqlite' && plain ? sqliteMessageJson('m.') : undefined,
+      plain ? messageJson(this.kind, 'm.') : undefined,
     );
   }
 

@@ -2,6 +2,9 @@
 // as Date); structured values are JSON text.
 export type StoredDate = string | Date;
 
+/** The columns that hold a StoredDate, in any table (timestamptz on PostgreSQL). */
+export const DATE_COLUMNS: ReadonlySet<string> = new Set(['createdDate', 'updatedDate', 'date', 'deletedDate']);
+
 export interface VariableRow {
   id: string;
   name: string;
