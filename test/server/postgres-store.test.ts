@@ -63,7 +63,7 @@ describe('migrations on PostgreSQL', () => {
       await client.connect();
       const { rows } = await client.query('SELECT name FROM kysely_migration ORDER BY name');
       await client.end();
-      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }]);
+      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }, { name: '0003_feedback_key_kept_by_the_store' }]);
       // Every replica works on the one set of tables.
       const v = await stores[0]!.createVariable({ name: 'shared' });
       for (const s of stores) expect((await all(await s.listVariables({}))).map((x) => x.id)).toEqual([v.id]);
@@ -256,6 +256,55 @@ describe('streaming on PostgreSQL when the planner misjudges', () => {
       await client.end();
       await scratch.drop();
     }
+  });
+});
+
+describe('feedback and message deletes racing on PostgreSQL (the store keeps the key)', () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let store: KyselyStore;
+  let other: pg.Client;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    store = await openPostgresStore(scratch.url);
+    other = new pg.Client({ connectionString: scratch.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await store?.close();
+    await scratch?.drop();
+  });
+  const feedbackOf = async (flow: string) => (await all(await store.listFeedback({ chatflowid: flow }, 'asc', {}))).map((f) => f.messageId);
+
+  it('a delete waits for feedback being written on its message, then takes that feedback too', async () => {
+    await store.ingestMessages('race1', [{ id: 'r1', role: 'apiMessage' }, { id: 'r2', role: 'apiMessage' }]);
+    await store.ingestFeedback([{ messageId: 'r2', rating: 'THUMBS_UP' }]);
+    // Another replica rating r1, its transaction still open.
+    await other.query('BEGIN');
+    await other.query(`SELECT id FROM chat_message WHERE id = 'r1' FOR KEY SHARE`);
+    await other.query(`INSERT INTO chat_message_feedback (id, "chatflowid", "chatId", "messageId", rating, "createdDate") VALUES ('f-r1', 'race1', 'c', 'r1', 'THUMBS_UP', now())`);
+    let done = false;
+    const deleting = store.deleteMessages({ chatflowid: 'race1' }).then((n) => ((done = true), n));
+    await sleep(300);
+    expect(done).toBe(false);
+    await other.query('COMMIT');
+    expect(await deleting).toBe(2);
+    expect(await feedbackOf('race1')).toEqual([]);
+  });
+
+  it('feedback on a message being deleted waits, then finds no message: 404, 400 for a batch, nothing written', async () => {
+    await store.ingestMessages('race2', [{ id: 's1', role: 'apiMessage' }]);
+    await other.query('BEGIN');
+    await other.query(`DELETE FROM chat_message WHERE id = 's1'`);
+    let settled = 0;
+    const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: { statusCode?: number }) => e.statusCode).finally(() => settled++);
+    const one = statusOf(store.createFeedback({ messageId: 's1', rating: 'THUMBS_DOWN' }));
+    const batch = statusOf(store.ingestFeedback([{ messageId: 's1', rating: 'THUMBS_UP' }]));
+    await sleep(300);
+    expect(settled).toBe(0);
+    await other.query('COMMIT');
+    expect([await one, await batch]).toEqual([404, 400]);
+    expect(await feedbackOf('race2')).toEqual([]);
   });
 });
 

@@ -359,42 +359,55 @@ export class KyselyStore implements Store {
 
   // ---------------------------------------------------------------- feedback
 
-  async createFeedback(input: FeedbackCreate): Promise<Feedback> {
-    const message = await this.db
-      .selectFrom('chat_message')
-      .select(['id', 'chatflowid', 'chatId'])
-      .where('id', '=', input.messageId)
-      .executeTakeFirst();
-    if (!message) throw notFound('message', input.messageId);
-    for (const field of ['chatflowid', 'chatId'] as const) {
-      const given = input[field];
-      if (given !== undefined && given !== message[field]) {
-        throw badRequest(`${field} ${given} does not match the message's ${field} ${message[field]}`);
-      }
+  /**
+   * The messages of these ids, each kept from being deleted until the transaction ends: feedback
+   * is written only for a message that stays (on PostgreSQL by a KEY SHARE lock, there being no
+   * foreign key, see migration 0003; on SQLite the write transaction holds off every other writer).
+   */
+  private async messagesToRate(trx: Transaction<Database>, ids: readonly string[]) {
+    const messages = new Map<string, { id: string; chatflowid: string; chatId: string }>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const q = trx.selectFrom('chat_message').select(['id', 'chatflowid', 'chatId']).where('id', 'in', ids.slice(i, i + INSERT_CHUNK));
+      for (const m of await (this.kind === 'postgres' ? q.forKeyShare() : q).execute()) messages.set(m.id, m);
     }
-    const row: FeedbackRow = {
-      id: randomUUID(),
-      chatflowid: message.chatflowid,
-      chatId: message.chatId,
-      messageId: message.id,
-      rating: input.rating,
-      content: input.content ?? null,
-      createdDate: now(),
-    };
+    return messages;
+  }
+
+  async createFeedback(input: FeedbackCreate): Promise<Feedback> {
     try {
-      await this.db.insertInto('chat_message_feedback').values(row).execute();
+      return await this.db.transaction().execute(async (trx) => {
+        const message = (await this.messagesToRate(trx, [input.messageId])).get(input.messageId);
+        if (!message) throw notFound('message', input.messageId);
+        for (const field of ['chatflowid', 'chatId'] as const) {
+          const given = input[field];
+          if (given !== undefined && given !== message[field]) {
+            throw badRequest(`${field} ${given} does not match the message's ${field} ${message[field]}`);
+          }
+        }
+        const row: FeedbackRow = {
+          id: randomUUID(),
+          chatflowid: message.chatflowid,
+          chatId: message.chatId,
+          messageId: message.id,
+          rating: input.rating,
+          content: input.content ?? null,
+          createdDate: now(),
+        };
+        await trx.insertInto('chat_message_feedback').values(row).execute();
+        return toFeedback(row);
+      });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
+      // (Asked after the transaction: on PostgreSQL a failed statement ends what it can do.)
       const existing = await this.db
         .selectFrom('chat_message_feedback')
         .select('id')
-        .where('messageId', '=', message.id)
+        .where('messageId', '=', input.messageId)
         .executeTakeFirst();
       throw conflict(
-        `message ${message.id} already has feedback ${existing?.id ?? ''}: change it with PUT /feedback/${existing?.id ?? '{id}'}`,
+        `message ${input.messageId} already has feedback ${existing?.id ?? ''}: change it with PUT /feedback/${existing?.id ?? '{id}'}`,
       );
     }
-    return toFeedback(row);
   }
 
   listFeedback(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>> {
@@ -432,16 +445,7 @@ export class KyselyStore implements Store {
     const at = now();
     return this.db.transaction().execute(async (trx) => {
       // Each rated message must exist: its chatflow and chat fill in (or must match) the feedback's.
-      const messages = new Map<string, { chatflowid: string; chatId: string }>();
-      const ids = [...new Set(feedback.map((f) => f.messageId))];
-      for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-        const found = await trx
-          .selectFrom('chat_message')
-          .select(['id', 'chatflowid', 'chatId'])
-          .where('id', 'in', ids.slice(i, i + INSERT_CHUNK))
-          .execute();
-        for (const m of found) messages.set(m.id, m);
-      }
+      const messages = await this.messagesToRate(trx, [...new Set(feedback.map((f) => f.messageId))]);
       const rows = feedback.map((f, i): FeedbackRow => {
         const message = messages.get(f.messageId);
         if (!message) throw badRequest(`[${i}].messageId: no message ${f.messageId} (import the messages first)`);
@@ -592,32 +596,32 @@ export class KyselyStore implements Store {
   }
 
   async deleteMessages(filter: MessageFilter): Promise<number> {
-    const remove = async (db: Kysely<Database>) => {
-      const query = filter.feedbackType
-        ? db.deleteFrom('chat_message').where('id', 'in', this.selectMessages(filter).clearSelect().select('m.id'))
-        : db.deleteFrom('chat_message').where((eb) => this.messageConditions(eb as AnyEb, filter, ''));
-      return Number((await query.executeTakeFirst()).numDeletedRows);
-    };
-    // PostgreSQL: the feedback goes with its message (ON DELETE CASCADE).
-    if (this.kind !== 'sqlite') return remove(this.db);
-    // SQLite's cascade looks up the feedback of every deleted message: a sixth of the time of
-    // deleting a million. Instead, with foreign keys off for this one transaction (the pragma
-    // only takes effect outside one), the chatflow's feedback left without its message is swept
-    // after, a lookup per feedback. (Feedback always has its message's chatflow.)
+    // The messages, then the chatflow's feedback left without its message, a lookup per feedback
+    // (feedback always has its message's chatflow): one transaction, so that no feedback outlives
+    // its message. A cascade would look up the feedback of every deleted message instead.
+    const removeAndSweep = (db: Kysely<Database>) =>
+      db.transaction().execute(async (trx) => {
+        const query = filter.feedbackType
+          ? trx.deleteFrom('chat_message').where('id', 'in', this.selectMessages(filter).clearSelect().select('m.id'))
+          : trx.deleteFrom('chat_message').where((eb) => this.messageConditions(eb as AnyEb, filter, ''));
+        const deleted = Number((await query.executeTakeFirst()).numDeletedRows);
+        await trx
+          .deleteFrom('chat_message_feedback as f')
+          .where('f.chatflowid', '=', filter.chatflowid)
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('chat_message as m').select(sql.lit(1).as('one')).whereRef('m.id', '=', 'f.messageId'))),
+          )
+          .execute();
+        return deleted;
+      });
+    // PostgreSQL has no foreign key there (migration 0003).
+    if (this.kind !== 'sqlite') return removeAndSweep(this.db);
+    // SQLite keeps its key with its cascade: off for this one transaction (the pragma only takes
+    // effect outside one).
     return this.db.connection().execute(async (conn) => {
       await sql`pragma foreign_keys = off`.execute(conn);
       try {
-        return await conn.transaction().execute(async (trx) => {
-          const deleted = await remove(trx);
-          await trx
-            .deleteFrom('chat_message_feedback as f')
-            .where('f.chatflowid', '=', filter.chatflowid)
-            .where(({ not, exists, selectFrom }) =>
-              not(exists(selectFrom('chat_message as m').select(sql.lit(1).as('one')).whereRef('m.id', '=', 'f.messageId'))),
-            )
-            .execute();
-          return deleted;
-        });
+        return await removeAndSweep(conn);
       } finally {
         await sql`pragma foreign_keys = on`.execute(conn);
       }
