@@ -20,7 +20,20 @@ export interface CoreOptions {
   onDebug?: (line: string) => void;
   /** Use this dispatcher instead of the client's own agent (tests, custom TLS...). */
   dispatcher?: Dispatcher;
+  /**
+   * The most one ingest request carries; `ingest` splits a longer list. Default 900,000 bytes
+   * (JSON) and 5,000 records: under a service's default body limit of 1 MiB. Raise it for a
+   * service started with a larger `--body-limit`: fewer, larger transactions write faster.
+   */
+  batch?: BatchLimits;
 }
+
+export interface BatchLimits {
+  maxBytes: number;
+  maxItems: number;
+}
+
+export const DEFAULT_BATCH: Readonly<BatchLimits> = { maxBytes: 900_000, maxItems: 5_000 };
 
 type QueryScalar = string | number | boolean;
 export type QueryInput = Record<string, QueryScalar | readonly QueryScalar[] | null | undefined>;
@@ -134,6 +147,7 @@ export class HttpCore {
   private readonly retryDelayMs: number;
   private readonly onDebug: ((line: string) => void) | undefined;
   private readonly givenDispatcher: Dispatcher | undefined;
+  readonly batch: Readonly<BatchLimits>;
   private ownDispatcher: Promise<Dispatcher> | undefined;
 
   constructor(opts: CoreOptions) {
@@ -146,6 +160,7 @@ export class HttpCore {
     this.retryDelayMs = opts.retryDelayMs ?? 200;
     this.onDebug = opts.onDebug;
     this.givenDispatcher = opts.dispatcher;
+    this.batch = opts.batch ?? DEFAULT_BATCH;
   }
 
   // ------------------------------------------------------------------ public helpers
@@ -245,11 +260,9 @@ export class HttpCore {
     return { affected };
   }
 
-  /**
-   * POSTs many items as JSON arrays no bigger than `maxBytes` (the service's default body limit
-   * is 1 MiB) nor `maxItems`, and sums the `affected` counts.
-   */
-  async postBatches(apiPath: string, items: readonly unknown[], maxBytes = 900_000, maxItems = 5_000): Promise<{ affected: number }> {
+  /** POSTs many items as JSON arrays within `batch` (CoreOptions), and sums the `affected` counts. */
+  async postBatches(apiPath: string, items: readonly unknown[]): Promise<{ affected: number }> {
+    const { maxBytes, maxItems } = this.batch;
     let affected = 0;
     let batch: string[] = [];
     let size = 2;
@@ -262,9 +275,11 @@ export class HttpCore {
     };
     for (const item of items) {
       const s = JSON.stringify(item);
-      if (batch.length > 0 && (size + s.length + 1 > maxBytes || batch.length >= maxItems)) await flush();
+      // Bytes, as the server's body limit counts them (a CJK character is three).
+      const bytes = Buffer.byteLength(s);
+      if (batch.length > 0 && (size + bytes + 1 > maxBytes || batch.length >= maxItems)) await flush();
       batch.push(s);
-      size += s.length + 1;
+      size += bytes + 1;
     }
     await flush();
     return { affected };

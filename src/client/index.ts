@@ -27,6 +27,8 @@ export function createClient(opts: ClientOptions) {
     /** The server root and the API root (`.../api/v1`) the client talks to. */
     serverUrl: core.serverUrl,
     apiUrl: core.apiUrl,
+    /** The most one ingest request carries (see ClientOptions.batch). */
+    batch: core.batch,
     variables: variablesApi(core),
     feedback: feedbackApi(core),
     assistants: assistantsApi(core),
@@ -46,7 +48,7 @@ export function createClient(opts: ClientOptions) {
 export type ChatflowClient = ReturnType<typeof createClient>;
 
 export { ChatflowError, EXIT, type ChatflowErrorKind } from './errors.js';
-export { HttpCore, buildQuery, type CoreOptions, type ListResult, type QueryInput, type RawResponse } from './core.js';
+export { DEFAULT_BATCH, HttpCore, buildQuery, type BatchLimits, type CoreOptions, type ListResult, type QueryInput, type RawResponse } from './core.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeleteQuery, MessageListQuery } from './messages.js';
 export type { UpsertHistoryQuery } from './upsertHistory.js';

@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { ChatflowError, type ChatflowClient } from '../../client/index.js';
+import { ChatflowError, DEFAULT_BATCH, type ChatflowClient } from '../../client/index.js';
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit.js';
@@ -39,9 +39,6 @@ interface Batch {
   bytes: number;
 }
 
-/** A batch stays under the service's default body limit (1 MiB) and item cap (10,000). */
-const BATCH_BYTES = 800_000;
-const BATCH_ITEMS = 5_000;
 /** Batches sent at once (each is its own transaction: their order within one resource does not matter). */
 const MAX_IN_FLIGHT = 2;
 /** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
@@ -179,7 +176,10 @@ class Importer {
     const b = this.batch;
     // A batch holds one resource of one chatflow, and keeps the file's order: feedback is sent
     // only after the messages before it.
-    if (b && (b.resource !== resource || b.chatflowid !== chatflowid || b.items.length >= BATCH_ITEMS || b.bytes + bytes > BATCH_BYTES)) {
+    // Within the client's bounds (a dry run has no client): a line's bytes bound its record's
+    // JSON, so the client never splits a batch into several transactions.
+    const { maxBytes, maxItems } = this.client?.batch ?? DEFAULT_BATCH;
+    if (b && (b.resource !== resource || b.chatflowid !== chatflowid || b.items.length >= maxItems || b.bytes + bytes > maxBytes)) {
       await this.flush();
     }
     this.batch ??= { resource, chatflowid, items: [], lines: [], bytes: 0 };

@@ -1,0 +1,36 @@
+// The client's ingest: long lists split into requests within its batch bounds, counted in bytes
+// as the server's body limit counts them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BATCH, createClient } from '../../src/client/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('ingest in batches', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ bodyLimit: 4096 });
+  });
+  afterAll(() => server?.dispose());
+
+  it('counts bytes, not characters: CJK records under a small body limit all arrive', async () => {
+    const client = createClient({ baseUrl: server.url, batch: { maxBytes: 3500, maxItems: 100 } });
+    // 300 characters, 900 bytes each: counted as characters, eight would go in one 7 KB request.
+    const messages = Array.from({ length: 20 }, (_, i) => ({ id: `cjk-${i}`, role: 'userMessage' as const, content: '中'.repeat(300) }));
+    expect(await client.messages.ingest('cjk', messages)).toEqual({ affected: 20 });
+    expect((await client.messages.list('cjk')).items).toHaveLength(20);
+    await client.close();
+  });
+
+  it('a client with the default bounds keeps under the default body limit of 1 MiB', async () => {
+    const wide = await startTestServer();
+    try {
+      const client = createClient({ baseUrl: wide.url });
+      expect(client.batch).toEqual(DEFAULT_BATCH);
+      expect(DEFAULT_BATCH.maxBytes).toBeLessThan(1024 * 1024);
+      const messages = Array.from({ length: 3000 }, (_, i) => ({ id: `big-${i}`, role: 'apiMessage' as const, content: 'é'.repeat(500) }));
+      expect(await client.messages.ingest('big', messages)).toEqual({ affected: 3000 });
+      await client.close();
+    } finally {
+      await wide.dispose();
+    }
+  });
+});
