@@ -20,6 +20,15 @@ afterAll(async () => {
 });
 
 describe('against Flowise', () => {
+  it('api: a path Flowise lacks (its UI page, status 200) is exit 1 and one line, not the page', async () => {
+    const r = await cli(['api', 'GET', '/no-such-route']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toBe('chatflow: this server has no GET /no-such-route: it answered with its web page, as Flowise does for a path it lacks');
+    const ping = await cli(['api', 'GET', '/ping']);
+    expect([ping.exitCode, ping.stdout]).toEqual([0, 'pong\n']);
+  });
+
   it('variables list: every variable, as Flowise orders them', async () => {
     const r = await cli(['variables', 'list', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

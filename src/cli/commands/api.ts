@@ -1,7 +1,7 @@
 // `chatflow api`: any call below /api/v1 with the configured URL and key, like `gh api`.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { exitCodeForStatus } from '../../client/errors.js';
+import { ChatflowError, exitCodeForStatus } from '../../client/errors.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit.js';
 import { collect, dataCommand, examples } from '../options.js';
@@ -55,7 +55,13 @@ export function registerApi(program: Command): void {
         const verb = method.toUpperCase();
         if (!METHODS.includes(verb)) throw new UsageError(`invalid method "${method}": use ${METHODS.join(', ')}`);
         const body = opts.data === undefined ? undefined : await dataArg(opts.data);
-        const res = await (await ctx.client()).raw(verb, path.startsWith('/') ? path : `/${path}`, body, queryArg(opts.query));
+        const rel = path.startsWith('/') ? path : `/${path}`;
+        const res = await (await ctx.client()).raw(verb, rel, body, queryArg(opts.query));
+        // Flowise answers a path it lacks with its UI page, status 200: no answer at all. (Its
+        // other text/html answers, such as ping's `pong`, are not pages.)
+        if (res.status < 300 && typeof res.body === 'string' && /^\s*<(!doctype html|html)[\s>]/i.test(res.body)) {
+          throw new ChatflowError('unsupported', `this server has no ${verb} ${rel}: it answered with its web page, as Flowise does for a path it lacks`);
+        }
         if (res.body !== undefined) {
           process.stdout.write(typeof res.body === 'string' ? `${res.body}\n` : `${JSON.stringify(res.body, null, process.stdout.isTTY ? 2 : 0)}\n`);
         }
