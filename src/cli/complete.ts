@@ -9,7 +9,7 @@
 // Loaded only by `__complete`. Top-level imports are node built-ins and modules the command tree
 // has already loaded; the client, conf and the embedded service are imported only on a cache miss.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Argument, Command, Option } from 'commander';
@@ -389,6 +389,18 @@ function serverKey(conn: ConnectionFlags, env: NodeJS.ProcessEnv): { key: string
   // Embedded: the database follows these variables; the config directory can be moved too.
   const where = [env.CHATFLOW_CONFIG_DIR, env.XDG_CONFIG_HOME, env.CHATFLOW_DB, env.XDG_DATA_HOME, homedir()].map((s) => s ?? '').join('|');
   return { key: `profile ${profile} ${where}`, viaConfig: true };
+}
+
+/** Drops every cached live list (of every server: the cache only saves a request). */
+export function forgetLiveValues(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = cacheDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith('complete-') && name.endsWith('.json')) rmSync(join(dir, name), { force: true });
 }
 
 function cacheFile(key: string, kind: LiveKind, env: NodeJS.ProcessEnv): string {

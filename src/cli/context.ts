@@ -145,5 +145,7 @@ export class Context {
     const client = this.clientPromise ? await this.clientPromise.catch(() => undefined) : undefined;
     await client?.close();
     await this.embedded?.close();
+    // The ids TAB offers may be gone, or new: the next completion asks the server again.
+    if (client?.changedData) (await import('./complete.js')).forgetLiveValues();
   }
 }

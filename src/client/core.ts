@@ -148,6 +148,8 @@ export class HttpCore {
   private readonly onDebug: ((line: string) => void) | undefined;
   private readonly givenDispatcher: Dispatcher | undefined;
   readonly batch: Readonly<BatchLimits>;
+  /** Whether a request that changes data (not GET or HEAD) has been answered 2xx. */
+  changedData = false;
   private ownDispatcher: Promise<Dispatcher> | undefined;
 
   constructor(opts: CoreOptions) {
@@ -364,6 +366,7 @@ export class HttpCore {
         continue;
       }
       this.debug(`${method} ${shown} ${res.statusCode} ${elapsed()}`);
+      if (res.statusCode < 300 && method !== 'GET' && method !== 'HEAD') this.changedData = true;
       return res;
     }
   }

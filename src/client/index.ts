@@ -40,6 +40,10 @@ export function createClient(opts: ClientOptions) {
     /** Any call below /api/v1, answered without throwing on 4xx/5xx. */
     raw: (method: string, path: string, body?: unknown, query?: QueryInput): Promise<RawResponse> =>
       core.raw(method, path, body, query),
+    /** Whether a request of this client has changed data (a POST, PUT, PATCH or DELETE answered 2xx). */
+    get changedData(): boolean {
+      return core.changedData;
+    },
     /** Closes the client's connections (not those of a dispatcher given in the options). */
     close: (): Promise<void> => core.close(),
   };

@@ -161,6 +161,19 @@ describe('chatflow __complete', () => {
     }
   });
 
+  it('forgets the cached lists once a command has changed data: a deleted id is offered no more', async () => {
+    const h = home({ CHATFLOW_URL: server.url });
+    const added = await addVariable(server, 'DELTA');
+    expect((await candidates(['variables', 'delete', ''], h.env)).values).toContain(added);
+    // A read keeps the cache: a variable made behind its back is not offered yet.
+    const behind = await addVariable(server, 'EPSILON');
+    expect((await chatflow(['variables', 'list', '-q'], h.env)).exitCode).toBe(0);
+    expect((await candidates(['variables', 'delete', ''], h.env)).values).not.toContain(behind);
+    const r = await chatflow(['variables', 'delete', added, behind, '--yes'], h.env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await candidates(['variables', 'delete', ''], h.env)).values.sort()).toEqual([...ids].sort());
+  });
+
   it('follows the profile: a changed config file is not answered from the cache', async () => {
     const h = home();
     expect((await chatflow(['config', 'set', 'url', server.url], h.env)).exitCode).toBe(0);
