@@ -260,7 +260,7 @@ export class KyselyStore implements Store {
     let text = this.insertSqlCache.get(key);
     if (text === undefined) {
       const insert = this.db.insertInto(table);
-      const row = Object.fromEntries(columns.map((c) => [c, null]));
+      const nulls = () => Object.fromEntries(columns.map((c) => [c, null]));
       const filled =
         this.kind === 'postgres'
           ? // One array a column, unnested into rows: PostgreSQL parses and plans one parameter a
@@ -268,7 +268,7 @@ export class KyselyStore implements Store {
             insert.columns(columns as any).expression(
               sql`select * from unnest(${sql.join(columns.map((c) => sql`${null}::${sql.raw(DATE_COLUMNS.has(c) ? 'timestamptz' : 'text')}[]`))})`,
             )
-          : insert.values(Array.from({ length: count }, () => row) as any);
+          : insert.values(Array.from({ length: count }, nulls) as any);
       text = filled.onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing()).compile().sql;
       this.insertSqlCache.set(key, text);
     }
