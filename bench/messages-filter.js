@@ -101,7 +101,7 @@ let stored = 0;
 for (let i = 0; i < N; i += BATCH) {
   const batch = [];
   for (let j = i; j < Math.min(N, i + BATCH); j++) batch.push(makeMessage(j));
-  stored += await store.ingestMessages(FLOW, batch);
+  stored += await store.messages.ingest(FLOW, batch);
   if (process.stderr.isTTY) process.stderr.write(`\rfilling: ${stored.toLocaleString('en-US')} / ${N.toLocaleString('en-US')}`);
 }
 const fillSeconds = (performance.now() - fillStart) / 1000;
@@ -182,7 +182,7 @@ async function capturedQueries(filter, page) {
     log: (event) => queries.push({ sql: event.query.sql, parameters: event.query.parameters }),
   });
   const captureStore = new KyselyStore(db, 'sqlite');
-  const listing = await captureStore.listMessages({ chatflowid: FLOW, ...filter }, 'asc', page);
+  const listing = await captureStore.messages.list({ chatflowid: FLOW, ...filter }, 'asc', page);
   for await (const row of listing.rows) {
     void row;
     break; // the first batch's query is enough

@@ -10,6 +10,7 @@ import { sendListing } from './listing.js';
 import { API_PREFIX, openApiDocument } from './openapi.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
+import { Conflict, NotFound, StoreError } from './store/errors.js';
 import { isUnavailable } from './store/failures.js';
 import type { Listing, Store } from './store/types.js';
 import { compileValidator, validationMessage } from './validation.js';
@@ -71,6 +72,17 @@ function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: S
     );
   }
   socket.destroy();
+}
+
+/** The one place a store's refusal becomes an answer: its status, and its words for a client. */
+function storeRefusal(error: StoreError): [status: number, message: string] {
+  if (error instanceof NotFound) return [404, error.message];
+  if (error instanceof Conflict) {
+    const existing = error.existing && routes.updateFeedback.path.replace(':id', error.existing.id);
+    return [409, existing ? `${error.message}: change it with PUT ${existing}` : error.message];
+  }
+  // A bad reference, a value the database cannot keep: the request's to fix.
+  return [400, error.message];
 }
 
 function errorBody(reply: FastifyReply, statusCode: number, message: string) {
@@ -150,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return errorBody(reply, status, validationMessage(error.validationContext ?? 'request', error.validation));
     }
     if (error instanceof ServiceError) return errorBody(reply, error.statusCode, error.message);
+    if (error instanceof StoreError) return errorBody(reply, ...storeRefusal(error));
     if (isUnavailable(error)) return errorBody(reply, 503, 'the database is unavailable; try again shortly');
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       const given = String(request.headers['content-type'] ?? '').slice(0, 100);

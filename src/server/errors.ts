@@ -1,4 +1,5 @@
-// Errors a store or route raises on purpose; the error handler turns them into JSON bodies.
+// Errors the HTTP layer raises on purpose (routes, body checks), with their status; the error
+// handler in app.ts turns them, and the store's domain errors (store/errors.ts), into JSON bodies.
 export class ServiceError extends Error {
   constructor(
     readonly statusCode: number,
@@ -7,8 +8,3 @@ export class ServiceError extends Error {
     super(message);
   }
 }
-
-export const notFound = (what: string, id: string) => new ServiceError(404, `${what} ${id} not found`);
-export const badRequest = (message: string) => new ServiceError(400, message);
-export const conflict = (message: string) => new ServiceError(409, message);
-export const unavailable = (message: string) => new ServiceError(503, message);

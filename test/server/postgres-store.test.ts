@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/app.js';
+import { Conflict, NotFound } from '../../src/server/store/errors.js';
 import { isUnavailable } from '../../src/server/store/failures.js';
 import type { KyselyStore } from '../../src/server/store/kysely-store.js';
 import { openPostgresStore, redactUrl } from '../../src/server/store/postgres.js';
@@ -65,8 +66,8 @@ describe('migrations on PostgreSQL', () => {
       await client.end();
       expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }, { name: '0003_feedback_key_kept_by_the_store' }]);
       // Every replica works on the one set of tables.
-      const v = await stores[0]!.createVariable({ name: 'shared' });
-      for (const s of stores) expect((await all(await s.listVariables({}))).map((x) => x.id)).toEqual([v.id]);
+      const v = await stores[0]!.variables.create({ name: 'shared' });
+      for (const s of stores) expect((await all(await s.variables.list({}))).map((x) => x.id)).toEqual([v.id]);
       await Promise.all(stores.map((s) => s.close()));
     } finally {
       await scratch.drop();
@@ -83,8 +84,8 @@ describe('migrations on PostgreSQL', () => {
         [[a.schema, b.schema].sort()],
       );
       expect(rows).toEqual([a.schema, b.schema].sort().map((s) => ({ table_schema: s, n: 2 })));
-      await a.createVariable({ name: 'only-in-a' });
-      expect(await all(await b.listVariables({}))).toEqual([]);
+      await a.variables.create({ name: 'only-in-a' });
+      expect(await all(await b.variables.list({}))).toEqual([]);
     } finally {
       await a.close();
       await b.close();
@@ -137,8 +138,8 @@ describe('PostgreSQL answers as SQLite does', () => {
       '9999-12-31T23:59:59.999Z',
     ];
     const listed = await same(async (s) => {
-      await s.ingestMessages('dates', dates.map((d, i) => ({ id: `d${i}`, role: 'userMessage' as const, createdDate: d })));
-      return (await all(await s.listMessages({ chatflowid: 'dates' }, 'asc', {}))).map((m) => [m.id, m.createdDate]);
+      await s.messages.ingest('dates', dates.map((d, i) => ({ id: `d${i}`, role: 'userMessage' as const, createdDate: d })));
+      return (await all(await s.messages.list({ chatflowid: 'dates' }, 'asc', {}))).map((m) => [m.id, m.createdDate]);
     });
     expect(Object.fromEntries(listed)).toEqual({
       d0: '2026-01-10T10:00:05.000Z',
@@ -151,7 +152,7 @@ describe('PostgreSQL answers as SQLite does', () => {
     });
     // Inclusive bounds at the exact millisecond.
     await same(async (s) =>
-      (await all(await s.listMessages({ chatflowid: 'dates', start: '2026-01-10T10:00:05.000Z', end: '2026-01-10T10:00:05.123Z' }, 'asc', {}))).map((m) => m.id),
+      (await all(await s.messages.list({ chatflowid: 'dates', start: '2026-01-10T10:00:05.000Z', end: '2026-01-10T10:00:05.123Z' }, 'asc', {}))).map((m) => m.id),
     );
   });
 
@@ -160,20 +161,20 @@ describe('PostgreSQL answers as SQLite does', () => {
     // inside runs of equal dates. Ids mix case and punctuation so a locale collation would differ.
     const ids = Array.from({ length: 2500 }, (_, i) => `${['a', 'B', '_', '-', 'z', 'Ä'][i % 6]}${String(i).padStart(4, '0')}`);
     const counts = await same((s) =>
-      s.ingestMessages(
+      s.messages.ingest(
         'stream',
         ids.map((id, i) => ({ id, role: 'apiMessage' as const, createdDate: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 7)).toISOString() })),
       ),
     );
     expect(counts).toBe(2500);
     for (const order of ['asc', 'desc'] as const) {
-      const listed = await same(async (s) => (await all(await s.listMessages({ chatflowid: 'stream' }, order, {}))).map((m) => m.id));
+      const listed = await same(async (s) => (await all(await s.messages.list({ chatflowid: 'stream' }, order, {}))).map((m) => m.id));
       expect(listed).toHaveLength(2500);
       expect(new Set(listed).size).toBe(2500);
     }
     // A page and its total: count(*) is a string in pg, a number here.
     const page = await same(async (s) => {
-      const l = await s.listMessages({ chatflowid: 'stream', chatTypes: ['INTERNAL'] }, 'desc', { page: 3, limit: 7 });
+      const l = await s.messages.list({ chatflowid: 'stream', chatTypes: ['INTERNAL'] }, 'desc', { page: 3, limit: 7 });
       return { total: l.total, ids: [...(l.rows as Iterable<{ id: string }[]>)].flat().map((m) => m.id) };
     });
     expect(page.total).toBe(2500);
@@ -181,39 +182,39 @@ describe('PostgreSQL answers as SQLite does', () => {
   });
 
   it('counts only new rows on ingest (ON CONFLICT DO NOTHING), in and across calls', async () => {
-    await same((s) => s.ingestMessages('dup', [{ id: 'x1', role: 'userMessage' }, { id: 'x2', role: 'userMessage' }]));
+    await same((s) => s.messages.ingest('dup', [{ id: 'x1', role: 'userMessage' }, { id: 'x2', role: 'userMessage' }]));
     const n = await same((s) =>
-      s.ingestMessages('dup', [{ id: 'x2', role: 'userMessage' }, { id: 'x3', role: 'userMessage' }, { id: 'x3', role: 'apiMessage' }]),
+      s.messages.ingest('dup', [{ id: 'x2', role: 'userMessage' }, { id: 'x3', role: 'userMessage' }, { id: 'x3', role: 'apiMessage' }]),
     );
     expect(n).toBe(1);
     const u = await same(async (s) => [
-      await s.ingestUpsertHistory('dup', [{ id: 'u1' }, { id: 'u2', date: '2026-01-05' }]),
-      await s.ingestUpsertHistory('dup', [{ id: 'u2' }, { id: 'u3' }]),
-      await s.softDeleteUpsertHistory('dup', ['u1', 'u1', 'nope']),
-      await s.softDeleteUpsertHistory(undefined, ['u1']),
+      await s.upsertHistory.ingest('dup', [{ id: 'u1' }, { id: 'u2', date: '2026-01-05' }]),
+      await s.upsertHistory.ingest('dup', [{ id: 'u2' }, { id: 'u3' }]),
+      await s.upsertHistory.softDelete('dup', ['u1', 'u1', 'nope']),
+      await s.upsertHistory.softDelete(undefined, ['u1']),
     ]);
     expect(u).toEqual([2, 1, 1, 0]);
-    await same(async (s) => (await all(await s.listUpsertHistory({ chatflowid: 'dup' }, 'asc', {}))).map((r) => [r.id, r.date]).slice(0, 1));
+    await same(async (s) => (await all(await s.upsertHistory.list({ chatflowid: 'dup' }, 'asc', {}))).map((r) => [r.id, r.date]).slice(0, 1));
   });
 
   it('answers updated rows (RETURNING) with ISO dates and the same shape', async () => {
     for (const s of [sqlite, postgres]) {
-      const v = await s.createVariable({ name: 'k', value: '1' });
+      const v = await s.variables.create({ name: 'k', value: '1' });
       await sleep(3);
-      const u = await s.updateVariable(v.id, { value: '2' });
+      const u = await s.variables.update(v.id, { value: '2' });
       expect(u).toEqual({ ...v, value: '2', updatedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
-      expect(u!.updatedDate > v.updatedDate).toBe(true);
-      expect(await s.updateVariable('00000000-0000-4000-8000-000000000000', { value: '3' })).toBeUndefined();
-      const a = await s.createAssistant({ details: { name: 'a' } });
-      const b = await s.updateAssistant(a.id, { details: { temperature: 1 } });
+      expect(u.updatedDate > v.updatedDate).toBe(true);
+      await expect(s.variables.update('00000000-0000-4000-8000-000000000000', { value: '3' })).rejects.toBeInstanceOf(NotFound);
+      const a = await s.assistants.create({ details: { name: 'a' } });
+      const b = await s.assistants.update(a.id, { details: { temperature: 1 } });
       expect(b).toMatchObject({ id: a.id, createdDate: a.createdDate, details: { name: 'a', temperature: 1 } });
-      expect(typeof b!.updatedDate).toBe('string');
-      await s.ingestMessages('fb', [{ id: `fbm-${s.kind}`, role: 'apiMessage', chatId: 'c' }]);
-      const f = await s.createFeedback({ messageId: `fbm-${s.kind}`, rating: 'THUMBS_UP' });
-      await expect(s.createFeedback({ messageId: `fbm-${s.kind}`, rating: 'THUMBS_DOWN' })).rejects.toMatchObject({ statusCode: 409 });
-      const g = await s.updateFeedback(f.id, { rating: 'THUMBS_DOWN' });
+      expect(typeof b.updatedDate).toBe('string');
+      await s.messages.ingest('fb', [{ id: `fbm-${s.kind}`, role: 'apiMessage', chatId: 'c' }]);
+      const f = await s.feedback.create({ messageId: `fbm-${s.kind}`, rating: 'THUMBS_UP' });
+      await expect(s.feedback.create({ messageId: `fbm-${s.kind}`, rating: 'THUMBS_DOWN' })).rejects.toBeInstanceOf(Conflict);
+      const g = await s.feedback.update(f.id, { rating: 'THUMBS_DOWN' });
       expect(g).toEqual({ ...f, rating: 'THUMBS_DOWN' });
-      const withFb = await all(await s.listMessages({ chatflowid: 'fb', withFeedback: true }, 'asc', {}));
+      const withFb = await all(await s.messages.list({ chatflowid: 'fb', withFeedback: true }, 'asc', {}));
       expect(withFb[0]?.feedback).toEqual(g);
     }
     await same(async (s) => (await s.listChatflows()).map((c) => c.id));
@@ -229,7 +230,7 @@ describe('streaming on PostgreSQL when the planner misjudges', () => {
       let store = await openPostgresStore(scratch.url);
       const N = 5000;
       const ids = Array.from({ length: N }, (_, i) => `m${String(i).padStart(5, '0')}`);
-      await store.ingestMessages('flow', ids.map((id, i) => ({ id, role: 'userMessage' as const, createdDate: new Date(Date.UTC(2025, 2, 1) + i * 60_000).toISOString() })));
+      await store.messages.ingest('flow', ids.map((id, i) => ({ id, role: 'userMessage' as const, createdDate: new Date(Date.UTC(2025, 2, 1) + i * 60_000).toISOString() })));
       await store.close();
       // Right after a restore, before autovacuum has looked at the table, the planner guesses its
       // rows from its size alone, and a bitmap scan and a sort of what it takes for a few rows look
@@ -240,7 +241,7 @@ describe('streaming on PostgreSQL when the planner misjudges', () => {
         Number((await client.query(`SELECT idx_tup_read AS n FROM pg_stat_user_indexes WHERE indexrelname = 'chat_message_flow_date'`)).rows[0].n);
       const before = await reads();
       store = await openPostgresStore(scratch.url);
-      expect((await all(await store.listMessages({ chatflowid: 'flow' }, 'asc', {}))).map((m) => m.id)).toEqual(ids);
+      expect((await all(await store.messages.list({ chatflowid: 'flow' }, 'asc', {}))).map((m) => m.id)).toEqual(ids);
       // Closing ends the store's connections, which report their statistics as they exit.
       await store.close();
       let after = before;
@@ -274,17 +275,17 @@ describe('feedback and message deletes racing on PostgreSQL (the store keeps the
     await store?.close();
     await scratch?.drop();
   });
-  const feedbackOf = async (flow: string) => (await all(await store.listFeedback({ chatflowid: flow }, 'asc', {}))).map((f) => f.messageId);
+  const feedbackOf = async (flow: string) => (await all(await store.feedback.list({ chatflowid: flow }, 'asc', {}))).map((f) => f.messageId);
 
   it('a delete waits for feedback being written on its message, then takes that feedback too', async () => {
-    await store.ingestMessages('race1', [{ id: 'r1', role: 'apiMessage' }, { id: 'r2', role: 'apiMessage' }]);
-    await store.ingestFeedback([{ messageId: 'r2', rating: 'THUMBS_UP' }]);
+    await store.messages.ingest('race1', [{ id: 'r1', role: 'apiMessage' }, { id: 'r2', role: 'apiMessage' }]);
+    await store.feedback.ingest([{ messageId: 'r2', rating: 'THUMBS_UP' }]);
     // Another replica rating r1, its transaction still open.
     await other.query('BEGIN');
     await other.query(`SELECT id FROM chat_message WHERE id = 'r1' FOR KEY SHARE`);
     await other.query(`INSERT INTO chat_message_feedback (id, "chatflowid", "chatId", "messageId", rating, "createdDate") VALUES ('f-r1', 'race1', 'c', 'r1', 'THUMBS_UP', now())`);
     let done = false;
-    const deleting = store.deleteMessages({ chatflowid: 'race1' }).then((n) => ((done = true), n));
+    const deleting = store.messages.delete({ chatflowid: 'race1' }).then((n) => ((done = true), n));
     await sleep(300);
     expect(done).toBe(false);
     await other.query('COMMIT');
@@ -292,18 +293,18 @@ describe('feedback and message deletes racing on PostgreSQL (the store keeps the
     expect(await feedbackOf('race1')).toEqual([]);
   });
 
-  it('feedback on a message being deleted waits, then finds no message: 404, 400 for a batch, nothing written', async () => {
-    await store.ingestMessages('race2', [{ id: 's1', role: 'apiMessage' }]);
+  it('feedback on a message being deleted waits, then finds no message (a batch: a bad reference), nothing written', async () => {
+    await store.messages.ingest('race2', [{ id: 's1', role: 'apiMessage' }]);
     await other.query('BEGIN');
     await other.query(`DELETE FROM chat_message WHERE id = 's1'`);
     let settled = 0;
-    const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: { statusCode?: number }) => e.statusCode).finally(() => settled++);
-    const one = statusOf(store.createFeedback({ messageId: 's1', rating: 'THUMBS_DOWN' }));
-    const batch = statusOf(store.ingestFeedback([{ messageId: 's1', rating: 'THUMBS_UP' }]));
+    const refusal = (p: Promise<unknown>) => p.then(() => 'written', (e: Error) => e.name).finally(() => settled++);
+    const one = refusal(store.feedback.create({ messageId: 's1', rating: 'THUMBS_DOWN' }));
+    const batch = refusal(store.feedback.ingest([{ messageId: 's1', rating: 'THUMBS_UP' }]));
     await sleep(300);
     expect(settled).toBe(0);
     await other.query('COMMIT');
-    expect([await one, await batch]).toEqual([404, 400]);
+    expect([await one, await batch]).toEqual(['NotFound', 'BadReference']);
     expect(await feedbackOf('race2')).toEqual([]);
   });
 });
@@ -348,7 +349,7 @@ describe('a connection the server cuts mid-query', () => {
         const err = await slow;
         expect(isUnavailable(err), String(err)).toBe(true);
         // At once, on the one-connection pool: a fresh connection, not the dead one.
-        expect(await store.listVariables({ page: 1, limit: 1 })).toMatchObject({ total: 0 });
+        expect(await store.variables.list({ page: 1, limit: 1 })).toMatchObject({ total: 0 });
       }
     } finally {
       await store.close();

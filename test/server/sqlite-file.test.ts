@@ -25,7 +25,7 @@ describe('the SQLite file', () => {
   it('a new file has 16 KiB pages', async () => {
     const path = join(dir, 'new.db');
     const store = await openSqliteStore(path);
-    await store.ingestMessages('flow', [message('a')]);
+    await store.messages.ingest('flow', [message('a')]);
     await store.close();
     expect(pageSize(path)).toBe(16_384);
   });
@@ -37,12 +37,12 @@ describe('the SQLite file', () => {
     old.pragma('journal_mode = WAL');
     old.close();
     const first = await openSqliteStore(path);
-    await first.ingestMessages('flow', [message('a')]);
+    await first.messages.ingest('flow', [message('a')]);
     await first.close();
 
     const again = await openSqliteStore(path);
-    expect(await again.ingestMessages('flow', [message('a'), message('b')])).toBe(1);
-    const { rows } = await again.listMessages({ chatflowid: 'flow' }, 'asc', {});
+    expect(await again.messages.ingest('flow', [message('a'), message('b')])).toBe(1);
+    const { rows } = await again.messages.list({ chatflowid: 'flow' }, 'asc', {});
     const ids: string[] = [];
     for await (const batch of rows) ids.push(...batch.map((m) => m.id));
     expect(ids).toEqual(['a', 'b']);

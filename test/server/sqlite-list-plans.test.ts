@@ -43,7 +43,7 @@ describe('SQLite query plans of the other lists', () => {
 
   it('feedback by chat, with a date range too, uses the (chatflow, chat) index', async () => {
     for (const filter of [{}, range]) {
-      for (const plan of await plans((s) => s.listFeedback({ chatflowid: 'f', chatId: 'c', ...filter }, 'asc', {}))) {
+      for (const plan of await plans((s) => s.feedback.list({ chatflowid: 'f', chatId: 'c', ...filter }, 'asc', {}))) {
         expect(plan).toMatch(/INDEX feedback_flow_chat \(chatflowid=\? AND "?chatId"?=\?/);
         expect(plan).not.toContain('TEMP B-TREE');
       }
@@ -51,23 +51,23 @@ describe('SQLite query plans of the other lists', () => {
   });
 
   it('feedback of a chatflow by date uses the date index', async () => {
-    for (const plan of await plans((s) => s.listFeedback({ chatflowid: 'f', ...range }, 'desc', {}))) {
+    for (const plan of await plans((s) => s.feedback.list({ chatflowid: 'f', ...range }, 'desc', {}))) {
       expect(plan).toMatch(/INDEX feedback_flow_date \(chatflowid=\? AND createdDate>\? AND createdDate<\?\)/);
     }
   });
 
   it('assistants, with or without a type, need no sort', async () => {
-    for (const plan of await plans((s) => s.listAssistants('CUSTOM', {}))) expect(plan).toMatch(/INDEX assistant_type \(type=\?\)/);
-    for (const plan of await plans((s) => s.listAssistants(undefined, {}))) {
+    for (const plan of await plans((s) => s.assistants.list('CUSTOM', {}))) expect(plan).toMatch(/INDEX assistant_type \(type=\?\)/);
+    for (const plan of await plans((s) => s.assistants.list(undefined, {}))) {
       expect(plan).toMatch(/INDEX assistant_created/);
       expect(plan).not.toContain('TEMP B-TREE');
     }
   });
 
   it('upsert history and variables use their indexes', async () => {
-    for (const plan of await plans((s) => s.listUpsertHistory({ chatflowid: 'f', ...range }, 'asc', {}))) expect(plan).toMatch(/INDEX upsert_flow_date/);
-    for (const plan of await plans((s) => s.listUpsertHistory(range, 'desc', {}))) expect(plan).toMatch(/INDEX upsert_date/);
-    for (const plan of await plans((s) => s.listVariables({}))) {
+    for (const plan of await plans((s) => s.upsertHistory.list({ chatflowid: 'f', ...range }, 'asc', {}))) expect(plan).toMatch(/INDEX upsert_flow_date/);
+    for (const plan of await plans((s) => s.upsertHistory.list(range, 'desc', {}))) expect(plan).toMatch(/INDEX upsert_date/);
+    for (const plan of await plans((s) => s.variables.list({}))) {
       expect(plan).toMatch(/INDEX variable_updated/);
       expect(plan).not.toContain('TEMP B-TREE');
     }

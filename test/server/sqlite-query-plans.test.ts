@@ -32,7 +32,7 @@ describe('SQLite query plans of message lists', () => {
       memoryType: 'bufferMemory',
       createdDate: new Date(start + ((i * 7919) % 4000) * 7_884_000).toISOString(),
     }));
-    await store.ingestMessages(FLOW, messages);
+    await store.messages.ingest(FLOW, messages);
     await store.close();
     // Opened and closed again, as a restarted service would (room for open-time maintenance).
     await (await openSqliteStore(path)).close();
@@ -49,7 +49,7 @@ describe('SQLite query plans of message lists', () => {
         if (event.level === 'query') queries.push({ sql: event.query.sql, parameters: event.query.parameters });
       },
     });
-    const listing = await new KyselyStore(db, 'sqlite').listMessages({ chatflowid: FLOW, ...filter }, 'asc', page);
+    const listing = await new KyselyStore(db, 'sqlite').messages.list({ chatflowid: FLOW, ...filter }, 'asc', page);
     for await (const batch of listing.rows) {
       void batch;
       break;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ServiceError, notFound } from '../errors.js';
+import { ServiceError } from '../errors.js';
 import { pageOf } from './query.js';
 import type { HandlersFor } from './types.js';
 
@@ -19,25 +19,10 @@ function parseDetails(status: 400 | 422) {
 export const assistantRoutes: HandlersFor<
   'createAssistant' | 'listAssistants' | 'getAssistant' | 'updateAssistant' | 'deleteAssistant' | 'importAssistants'
 > = {
-  createAssistant: { preValidation: parseDetails(422), handle: ({ store, body }) => store.createAssistant(body) },
-  importAssistants: { handle: async ({ store, body }) => ({ affected: await store.ingestAssistants(body) }) },
-  listAssistants: { handle: ({ store, query }) => store.listAssistants(query.type, pageOf(query)) },
-  getAssistant: {
-    async handle({ store, params }) {
-      return (await store.getAssistant(params.id)) ?? Promise.reject(notFound('assistant', params.id));
-    },
-  },
-  updateAssistant: {
-    preValidation: parseDetails(400),
-    async handle({ store, params, body }) {
-      return (await store.updateAssistant(params.id, body)) ?? Promise.reject(notFound('assistant', params.id));
-    },
-  },
-  deleteAssistant: {
-    async handle({ store, params }) {
-      const affected = await store.deleteAssistant(params.id);
-      if (affected === 0) throw notFound('assistant', params.id);
-      return { affected };
-    },
-  },
+  createAssistant: { preValidation: parseDetails(422), handle: ({ store, body }) => store.assistants.create(body) },
+  importAssistants: { handle: async ({ store, body }) => ({ affected: await store.assistants.ingest(body) }) },
+  listAssistants: { handle: ({ store, query }) => store.assistants.list(query.type, pageOf(query)) },
+  getAssistant: { handle: ({ store, params }) => store.assistants.get(params.id) },
+  updateAssistant: { preValidation: parseDetails(400), handle: ({ store, params, body }) => store.assistants.update(params.id, body) },
+  deleteAssistant: { handle: async ({ store, params }) => ({ affected: await store.assistants.delete(params.id) }) },
 };

@@ -21,7 +21,7 @@ export const messageRoutes: HandlersFor<'listMessages' | 'deleteMessages' | 'ing
   listMessages: {
     handle({ store, params, query }) {
       const withFeedback = queryFlag(query.feedback);
-      return store.listMessages(
+      return store.messages.list(
         {
           ...messageFilter(params.id, query),
           withFeedback,
@@ -36,14 +36,14 @@ export const messageRoutes: HandlersFor<'listMessages' | 'deleteMessages' | 'ing
   deleteMessages: {
     async handle({ store, params, query }) {
       // hardDelete asks Flowise to clear third-party memory too; the embedded service keeps none.
-      const affected = await store.deleteMessages(messageFilter(params.id, query));
+      const affected = await store.messages.delete(messageFilter(params.id, query));
       if (affected === 0) throw new ServiceError(404, `no chat messages of chatflow ${params.id} match`);
       return { affected };
     },
   },
   ingestMessages: {
     async handle({ store, params, body }) {
-      const affected = await store.ingestMessages(params.id, Array.isArray(body) ? body : [body]);
+      const affected = await store.messages.ingest(params.id, Array.isArray(body) ? body : [body]);
       return { affected };
     },
   },

@@ -3,23 +3,22 @@ import type { HandlersFor } from './types.js';
 
 type Names = 'listUpsertHistory' | 'listAllUpsertHistory' | 'deleteUpsertHistory' | 'deleteAnyUpsertHistory' | 'ingestUpsertHistory';
 
-
 export const upsertHistoryRoutes: HandlersFor<Names> = {
   listUpsertHistory: {
-    handle: ({ store, params, query }) => store.listUpsertHistory({ chatflowid: params.id, ...dateRange(query) }, sortOrder(query.order), pageOf(query)),
+    handle: ({ store, params, query }) => store.upsertHistory.list({ chatflowid: params.id, ...dateRange(query) }, sortOrder(query.order), pageOf(query)),
   },
   listAllUpsertHistory: {
-    handle: ({ store, query }) => store.listUpsertHistory(dateRange(query), sortOrder(query.order), pageOf(query)),
+    handle: ({ store, query }) => store.upsertHistory.list(dateRange(query), sortOrder(query.order), pageOf(query)),
   },
   deleteUpsertHistory: {
-    handle: async ({ store, params, body }) => ({ affected: await store.softDeleteUpsertHistory(params.id, body.ids) }),
+    handle: async ({ store, params, body }) => ({ affected: await store.upsertHistory.softDelete(params.id, body.ids) }),
   },
   deleteAnyUpsertHistory: {
-    handle: async ({ store, body }) => ({ affected: await store.softDeleteUpsertHistory(undefined, body.ids) }),
+    handle: async ({ store, body }) => ({ affected: await store.upsertHistory.softDelete(undefined, body.ids) }),
   },
   ingestUpsertHistory: {
     handle: async ({ store, params, body }) => ({
-      affected: await store.ingestUpsertHistory(params.id, Array.isArray(body) ? body : [body]),
+      affected: await store.upsertHistory.ingest(params.id, Array.isArray(body) ? body : [body]),
     }),
   },
 };

@@ -10,7 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { ServiceError } from '../errors.js';
+import { Unstorable } from './errors.js';
 import { isUnavailable } from './failures.js';
 import { KyselyStore } from './kysely-store.js';
 import { migrate } from './migrations.js';
@@ -100,15 +100,15 @@ function openError(err: unknown, url: string): PostgresOpenError {
 }
 
 /**
- * Driver errors the API should answer as the client's fault rather than as a 500: PostgreSQL
- * cannot store a NUL character in text nor a date in year 0 (1 BC), which SQLite accepts.
+ * Driver errors that are the value's fault rather than the database's: PostgreSQL cannot store a
+ * NUL character in text nor a date in year 0 (1 BC), which SQLite accepts.
  */
 function translate(err: unknown): unknown {
   const e = err as { code?: string; message?: string } | null;
   if (e?.code === '22021' && /0x00/.test(e.message ?? '')) {
-    return new ServiceError(400, 'text may not contain the NUL character (\\u0000): the PostgreSQL store cannot keep it');
+    return new Unstorable('text may not contain the NUL character (\\u0000): the PostgreSQL store cannot keep it');
   }
-  if (e?.code === '22008') return new ServiceError(400, 'a date is outside the range the PostgreSQL store can keep');
+  if (e?.code === '22008') return new Unstorable('a date is outside the range the PostgreSQL store can keep');
   return err;
 }
 

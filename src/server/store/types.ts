@@ -1,5 +1,9 @@
-// The store interface the routes talk to; SQLite and PostgreSQL implement it alike.
-import type { SortOrder } from '../../schema/common.js';
+// The store interface the routes talk to: one repository per resource, SQLite and PostgreSQL
+// alike. Its types come from the schema (records, bodies, query parameters); only what the store
+// adds (inclusive instants instead of date bounds, the chatflow from the path) is written here.
+// Refusals are the domain errors of ./errors.ts; database failures pass through as they are.
+import type { Static, TObject } from '@sinclair/typebox';
+import type { Pagination, SortOrder } from '../../schema/common.js';
 import type {
   Assistant,
   AssistantCreate,
@@ -12,7 +16,6 @@ import type {
   FeedbackCreate,
   FeedbackIngest,
   FeedbackUpdate,
-  Rating,
   UpsertHistory,
   UpsertHistoryIngest,
   Variable,
@@ -20,12 +23,11 @@ import type {
   VariableIngest,
   VariableUpdate,
 } from '../../schema/resources.js';
+import type { RouteQuery } from '../../schema/routes.js';
+import type { Dialect } from './migrations.js';
 
 /** `page`/`limit` both given: one page and the total; otherwise the whole result, streamed. */
-export interface PageRequest {
-  page?: number;
-  limit?: number;
-}
+export type PageRequest = Static<TObject<typeof Pagination>>;
 
 export interface Listing<T> {
   /** Set when a page was asked for. */
@@ -48,70 +50,85 @@ export interface DateRange {
   end?: string;
 }
 
-export interface MessageFilter extends DateRange {
-  chatflowid: string;
-  chatTypes?: string[];
-  chatId?: string;
-  memoryType?: string;
-  sessionId?: string;
-  /** Only messages that have feedback (and attach it). */
+type MessageQuery = RouteQuery<'listMessages'>;
+export interface MessageFilter extends DateRange, Pick<MessageQuery, 'chatId' | 'memoryType' | 'sessionId' | 'feedbackType'> {
+  chatflowid: ChatMessage['chatflowid'];
+  chatTypes?: MessageQuery['chatType'];
+  /** Only messages that have feedback (and attach it); with `feedbackType`, of that rating. */
   withFeedback?: boolean;
-  /** Only messages whose feedback has this rating. */
-  feedbackType?: Rating;
 }
 
-export interface FeedbackFilter extends DateRange {
-  chatflowid: string;
-  chatId?: string;
+export interface FeedbackFilter extends DateRange, Pick<RouteQuery<'listFeedback'>, 'chatId'> {
+  chatflowid: Feedback['chatflowid'];
 }
 
 export interface UpsertFilter extends DateRange {
   /** Absent: every chatflow. */
-  chatflowid?: string;
+  chatflowid?: UpsertHistory['chatflowid'];
+}
+
+/** Ingest: one transaction, ids and dates kept, existing ids skipped; answers how many were new. */
+type Ingest<T> = (records: T[]) => Promise<number>;
+
+export interface VariableRepository {
+  create(input: VariableCreate): Promise<Variable>;
+  list(page: PageRequest): Promise<Listing<Variable>>;
+  /** Throws NotFound. */
+  update(id: string, patch: VariableUpdate): Promise<Variable>;
+  /** Answers how many went; throws NotFound when none. */
+  delete(id: string): Promise<number>;
+  ingest: Ingest<VariableIngest>;
+}
+
+export interface FeedbackRepository {
+  /** Fills chatId/chatflowid from the message; throws NotFound (message), BadReference, Conflict. */
+  create(input: FeedbackCreate): Promise<Feedback>;
+  list(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>>;
+  /** Throws NotFound. */
+  update(id: string, patch: FeedbackUpdate): Promise<Feedback>;
+  /**
+   * Also skips messages that already have feedback; fills chatId/chatflowid from the message;
+   * throws BadReference for an unknown message or a contradicting chatId/chatflowid.
+   */
+  ingest: Ingest<FeedbackIngest>;
+}
+
+export interface AssistantRepository {
+  create(input: AssistantCreate): Promise<Assistant>;
+  list(type: Assistant['type'] | undefined, page: PageRequest): Promise<Listing<Assistant>>;
+  /** Throws NotFound. */
+  get(id: string): Promise<Assistant>;
+  /** Merges `details`; throws NotFound. */
+  update(id: string, patch: AssistantUpdate): Promise<Assistant>;
+  /** Answers how many went; throws NotFound when none. */
+  delete(id: string): Promise<number>;
+  ingest: Ingest<AssistantIngest>;
+}
+
+export interface MessageRepository {
+  list(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>>;
+  /** Deletes the matching messages and their feedback; answers how many messages went. */
+  delete(filter: MessageFilter): Promise<number>;
+  ingest(chatflowid: string, messages: ChatMessageIngest[]): Promise<number>;
+}
+
+export interface UpsertHistoryRepository {
+  list(filter: UpsertFilter, order: SortOrder, page: PageRequest): Promise<Listing<UpsertHistory>>;
+  /** Marks the records deleted (they are kept, never listed again); answers how many were marked. */
+  softDelete(chatflowid: string | undefined, ids: string[]): Promise<number>;
+  ingest(chatflowid: string, records: UpsertHistoryIngest[]): Promise<number>;
 }
 
 export interface Store {
-  readonly kind: 'sqlite' | 'postgres';
+  readonly kind: Dialect;
+  readonly variables: VariableRepository;
+  readonly feedback: FeedbackRepository;
+  readonly assistants: AssistantRepository;
+  readonly messages: MessageRepository;
+  readonly upsertHistory: UpsertHistoryRepository;
 
-  createVariable(input: VariableCreate): Promise<Variable>;
-  listVariables(page: PageRequest): Promise<Listing<Variable>>;
-  updateVariable(id: string, patch: VariableUpdate): Promise<Variable | undefined>;
-  deleteVariable(id: string): Promise<number>;
-  /** Inserts in one transaction, ids and dates kept, existing ids skipped; answers how many were new. */
-  ingestVariables(variables: VariableIngest[]): Promise<number>;
-
-  /** Fills chatId/chatflowid from the message; throws ServiceError 404/400/409. */
-  createFeedback(input: FeedbackCreate): Promise<Feedback>;
-  listFeedback(filter: FeedbackFilter, order: SortOrder, page: PageRequest): Promise<Listing<Feedback>>;
-  updateFeedback(id: string, patch: FeedbackUpdate): Promise<Feedback | undefined>;
-  /**
-   * Inserts in one transaction, ids and dates kept; skips existing ids and messages that already
-   * have feedback; fills chatId/chatflowid from the message; throws ServiceError 400 for an unknown
-   * message or a contradicting chatId/chatflowid.
-   */
-  ingestFeedback(feedback: FeedbackIngest[]): Promise<number>;
-
-  createAssistant(input: AssistantCreate): Promise<Assistant>;
-  listAssistants(type: string | undefined, page: PageRequest): Promise<Listing<Assistant>>;
-  getAssistant(id: string): Promise<Assistant | undefined>;
-  updateAssistant(id: string, patch: AssistantUpdate): Promise<Assistant | undefined>;
-  deleteAssistant(id: string): Promise<number>;
-  /** Inserts in one transaction, ids and dates kept, existing ids skipped; answers how many were new. */
-  ingestAssistants(assistants: AssistantIngest[]): Promise<number>;
-
-  listMessages(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>>;
-  /** Deletes the matching messages and their feedback; answers how many messages went. */
-  deleteMessages(filter: MessageFilter): Promise<number>;
-  /** Inserts the messages in one transaction, skipping ids that exist; answers how many were new. */
-  ingestMessages(chatflowid: string, messages: ChatMessageIngest[]): Promise<number>;
-
-  listUpsertHistory(filter: UpsertFilter, order: SortOrder, page: PageRequest): Promise<Listing<UpsertHistory>>;
-  /** Marks the records deleted (they are kept, never listed again); answers how many were marked. */
-  softDeleteUpsertHistory(chatflowid: string | undefined, ids: string[]): Promise<number>;
-  ingestUpsertHistory(chatflowid: string, records: UpsertHistoryIngest[]): Promise<number>;
-
+  /** Chatflow ids that have messages, feedback or upsert history. */
   listChatflows(): Promise<Chatflow[]>;
-
   /** Cheap round trip, for readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;

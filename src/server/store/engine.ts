@@ -1,0 +1,188 @@
+// What every repository of the kysely store shares: the database and its dialect, the listing
+// engine (a page with its total, or every row streamed in keyset batches) and the bulk insert
+// (SQL built once per shape). The SQLite and PostgreSQL stores differ only in how they connect
+// (sqlite.ts, postgres.ts), in the column type of dates (migrations.ts), in how a bulk insert
+// passes its rows (insertSql), in PostgreSQL keeping streamed lists in index order (inIndexOrder),
+// and in the SQL that writes a message as JSON (messages.ts).
+import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { SortOrder } from '../../schema/common.js';
+import { normaliseDateTime } from '../dates.js';
+import type { Dialect } from './migrations.js';
+import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
+import type { DateRange, Listing, PageRequest } from './types.js';
+
+/** Rows fetched per round trip when a whole list is streamed. */
+const STREAM_BATCH = 1000;
+/** Rows per INSERT statement (SQLite allows 32,766 bound values; a message row binds 16). */
+export const INSERT_CHUNK = 500;
+
+// Queries are assembled from column names chosen at run time (sort keys, filters over joined
+// tables), which kysely's static types cannot follow: those builders are typed loosely here.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type AnySelect = SelectQueryBuilder<any, any, any>;
+export type AnyEb = ExpressionBuilder<any, any>;
+
+export const iso = (d: StoredDate): string => (d instanceof Date ? d.toISOString() : d);
+export const now = () => new Date().toISOString();
+/** A given date in the one stored form (validation has already checked it parses). */
+export const storedDate = (given: string | undefined, fallback: string) =>
+  given === undefined ? fallback : (normaliseDateTime(given) ?? fallback);
+
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+export function rangeConditions(eb: AnyEb, column: string | Expression<unknown>, range: DateRange): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (range.start) out.push(eb(column, '>=', range.start));
+  if (range.end) out.push(eb(column, '<=', range.end));
+  return out;
+}
+
+/** The given keys of a patch that are set (undefined means "leave as it is"). */
+export function pick<T extends object, K extends keyof T>(obj: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}
+
+/** How a listing is ordered: `column` in SQL, `key` the same value in a fetched row. */
+export interface ListingSort {
+  column: string;
+  key: string;
+  id: string;
+  order: SortOrder;
+  /** `false` for a join whose order no index gives (see inIndexOrder). */
+  indexed?: boolean;
+}
+
+export class Engine {
+  private readonly insertSqlCache = new Map<string, string>();
+
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly kind: Dialect,
+  ) {}
+
+  /**
+   * A page with its total when both `page` and `limit` are given; otherwise every row, fetched
+   * in keyset-ordered batches so that a million rows never sit in memory nor hold a connection.
+   */
+  async listing<R, T>(
+    build: () => AnySelect,
+    sort: ListingSort,
+    page: PageRequest,
+    map: (row: R) => T,
+    /** The database's own rendering of a row as the JSON text of `map(row)`, when it has one. */
+    json?: RawBuilder<string>,
+  ): Promise<Listing<T>> {
+    const { column, key, id, order } = sort;
+    if (page.page !== undefined || page.limit !== undefined) {
+      const limit = page.limit ?? 100;
+      const offset = ((page.page ?? 1) - 1) * limit;
+      const [count, rows] = await Promise.all([
+        build()
+          .clearSelect()
+          .select((eb: AnyEb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow(),
+        build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset).execute(),
+      ]);
+      return { total: Number((count as { n: number | string | bigint }).n), rows: [(rows as R[]).map(map)] };
+    }
+    type Row = Record<string, unknown>;
+    const keyOf = (row: Row): [unknown, unknown] => [row[key], row.id];
+    const run = this.kind === 'postgres' && sort.indexed !== false ? (q: AnySelect) => this.inIndexOrder(q) : (q: AnySelect) => q.execute();
+    async function* batches(select: (q: AnySelect) => AnySelect, cursorOf: (last: Row) => [unknown, unknown]): AsyncGenerator<Row[]> {
+      let cursor: [unknown, unknown] | undefined;
+      for (;;) {
+        let q = select(build());
+        if (cursor) {
+          const after = cursor;
+          q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
+        }
+        const rows = (await run(q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH))) as Row[];
+        yield rows;
+        if (rows.length < STREAM_BATCH) return;
+        cursor = cursorOf(rows[rows.length - 1]!);
+      }
+    }
+    async function* rows(): AsyncGenerator<T[]> {
+      for await (const batch of batches((q) => q, keyOf)) yield (batch as R[]).map(map);
+    }
+    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[]> {
+      // Only the text is turned into a JavaScript value; the next batch starts after the key
+      // read back from the last row's text.
+      const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
+      const cursorOf = (last: Row) => keyOf(JSON.parse(last.json as string) as Row);
+      for await (const batch of batches(select, cursorOf)) yield batch.map((row) => row.json as string);
+    }
+    return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
+  }
+
+  /**
+   * PostgreSQL: runs a keyset batch with sorting priced out, so that it walks the index that has
+   * its order. Statistics lag a bulk load (rows dated after the last ANALYZE look like none): the
+   * planner then bitmap-scans and sorts every remaining row for each batch of a thousand, which
+   * made exporting a freshly imported million messages quadratic.
+   */
+  private inIndexOrder(q: AnySelect): Promise<unknown[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local enable_sort = off`.execute(trx);
+      return (await trx.executeQuery(q.compile())).rows;
+    });
+  }
+
+  /**
+   * The SQL of an insert of `count` rows of `columns` (on PostgreSQL, of any count), skipping
+   * those that clash on `id` (on any unique key for feedback: one a message). Built by kysely once
+   * per shape: building a 500-row insert afresh (8,000 value nodes) cost as much as SQLite took to
+   * run it.
+   */
+  private insertSql(table: keyof Database, columns: readonly string[], count: number): string {
+    const key = `${table}\0${columns.join(',')}\0${this.kind === 'postgres' ? 0 : count}`;
+    let text = this.insertSqlCache.get(key);
+    if (text === undefined) {
+      const insert = this.db.insertInto(table);
+      const nulls = () => Object.fromEntries(columns.map((c) => [c, null]));
+      const filled =
+        this.kind === 'postgres'
+          ? // One array a column, unnested into rows: PostgreSQL parses and plans one parameter a
+            // column instead of one a value, and the statement is the same for any row count.
+            insert.columns(columns as any).expression(
+              sql`select * from unnest(${sql.join(columns.map((c) => sql`${null}::${sql.raw(DATE_COLUMNS.has(c) ? 'timestamptz' : 'text')}[]`))})`,
+            )
+          : insert.values(Array.from({ length: count }, nulls) as any);
+      text = filled.onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing()).compile().sql;
+      this.insertSqlCache.set(key, text);
+    }
+    return text;
+  }
+
+  /** Inserts rows (all of one shape), skipping those that clash (see insertSql); answers how many were new. */
+  async insertChunks(trx: Transaction<Database>, table: keyof Database, rows: readonly object[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const columns = Object.keys(rows[0]!);
+    if (this.kind === 'postgres') {
+      const all = rows as Record<string, unknown>[];
+      const parameters = columns.map((c) => all.map((row) => row[c]));
+      const result = await trx.executeQuery(CompiledQuery.raw(this.insertSql(table, columns, rows.length), parameters));
+      return Number(result.numAffectedRows ?? 0n);
+    }
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK) as Record<string, unknown>[];
+      // Parameters in the order kysely writes them: row by row, column by column.
+      const parameters: unknown[] = [];
+      for (const row of chunk) for (const c of columns) parameters.push(row[c]);
+      const result = await trx.executeQuery(CompiledQuery.raw(this.insertSql(table, columns, chunk.length), parameters));
+      inserted += Number(result.numAffectedRows ?? 0n);
+    }
+    return inserted;
+  }
+
+  /** insertChunks in a transaction of its own: all the rows or none. */
+  insertAll(table: keyof Database, rows: readonly object[]): Promise<number> {
+    return this.db.transaction().execute((trx) => this.insertChunks(trx, table, rows));
+  }
+}
