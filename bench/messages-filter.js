@@ -4,7 +4,7 @@
 //   npx tsc -p . && node bench/messages-filter.js [--messages 1000000] [--requests 200] [--keep]
 //
 // Fills a fresh SQLite file in a temporary directory with N messages of one chatflow through the
-// store (openSqliteStore(path).ingestMessages, batches of 10,000): N/50 sessions (20,000 for a
+// store (openSqliteStore(path).messages.ingest, batches of 10,000): N/50 sessions (20,000 for a
 // million), each a chat of alternating user/api messages started at a random moment of one year,
 // 85% INTERNAL and 15% EXTERNAL. Then starts the service (startServer from dist/, port 0) and
 // times sequential GET /api/v1/chatmessage/{id} requests over keep-alive (undici), reading each
