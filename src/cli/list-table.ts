@@ -1,0 +1,260 @@
+// The table of a list, streamed: written once for every list command. Rows print as they arrive;
+// the column widths are decided from a sample (the first SAMPLE_ROWS rows, or what came in the
+// first SAMPLE_MS), and every later row is fitted to them, so the first row shows at once and
+// memory stays flat whatever the length of the list.
+//
+// On a terminal the table fits its width. Each list declares its columns and which matter most;
+// when they do not fit, in this order:
+//   1. id columns show a unique prefix (ID_PREFIX characters, as git and docker shorten ids;
+//      longer when two ids of the sample share one),
+//   2. free text (content, value) is cut with `…`, before names, roles, types, which are cut
+//      only to their minimum; dates are never cut,
+//   3. the least important columns are hidden until the minimums fit.
+// `wide` (-o wide, or columns named by --fields) keeps ids whole and hides nothing. Off a
+// terminal (`-o table` into a pipe) nothing is cut: a later cell longer than its column pushes
+// the rest of its line along. A note for under the table says what was done (and the zone).
+//
+// A prefix is unique among the sampled rows; ids are not tracked beyond them (that would cost
+// memory in proportion to the list). Eight hexadecimal characters make a chance repeat among a
+// screenful of UUIDs about one in a billion; to act on ids, take them whole (-q, -o wide, json).
+import chalk from 'chalk';
+import { formatInstant, zoneNote, type Zone } from './dates.js';
+import { displayWidth, sanitize, truncate } from './text.js';
+
+export type ColumnKind = 'id' | 'date' | 'label' | 'text';
+
+export interface Column {
+  /** Key of the record; dots reach into nested objects (`details.name`). */
+  key: string;
+  /** Heading; default the key. */
+  header?: string;
+  /** How the column gives way: `id` to a prefix, `text` first, `label` last, `date` never. */
+  kind: ColumnKind;
+  /** The cell's text for a value, when the default (one line of text, dates in the zone) is not it. */
+  cell?: (value: unknown) => string;
+}
+
+export interface ListView {
+  columns: Column[];
+  /** Keys, most important first; the last are hidden first. Default: the columns' order. */
+  priority?: string[];
+}
+
+export const SAMPLE_ROWS = 200;
+export const SAMPLE_MS = 300;
+export const ID_PREFIX = 8;
+const GAP = 2;
+// Below these a cell says too little (a role cut to `userMe…`): a less important column is
+// hidden instead. A label no longer than its minimum is never cut.
+const MIN_WIDTH: Record<ColumnKind, number> = { id: ID_PREFIX, date: 0, label: 20, text: 20 };
+
+type Rec = Record<string, unknown>;
+
+/** A column for a key named by `--fields`, its kind guessed from the name. */
+export function columnFor(key: string): Column {
+  const last = key.slice(key.lastIndexOf('.') + 1);
+  if (/(^d|D)ate$/.test(last)) return { key, kind: 'date' };
+  if (/(^|[a-z])(id|Id)$/.test(last)) return { key, kind: 'id' };
+  return { key, kind: 'text' };
+}
+
+function hasOwn(obj: unknown, key: string): boolean {
+  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** Value at a key, or a dotted path into nested objects (a literal key with dots wins). */
+export function valueAt(rec: unknown, path: string): unknown {
+  if (hasOwn(rec, path)) return (rec as Rec)[path];
+  let cur: unknown = rec;
+  for (const seg of path.split('.')) {
+    if (!hasOwn(cur, seg)) return undefined;
+    cur = (cur as Rec)[seg];
+  }
+  return cur;
+}
+
+// Most cells are printable ASCII: one native regex test spares them the per-character loops.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : displayWidth(s));
+const oneLine = (s: string) => (PRINTABLE_ASCII.test(s) ? s : sanitize(s));
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A cell's text: one line, no control characters (data never moves the cursor), dates in the zone. */
+export function cellText(column: Column, value: unknown, zone: Zone): string {
+  if (column.cell) return oneLine(column.cell(value));
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return column.kind === 'date' && ISO_INSTANT.test(value) ? formatInstant(value, zone) : oneLine(value);
+  if (value instanceof Date) return formatInstant(value.toISOString(), zone);
+  if (typeof value === 'object') return oneLine(JSON.stringify(value));
+  return String(value);
+}
+
+/**
+ * The shortest prefix length, at least `min`, that tells the values apart (all of a value when
+ * no prefix does).
+ */
+export function uniquePrefixLength(values: Iterable<string>, min = ID_PREFIX): number {
+  const distinct = [...new Set(values)];
+  const longest = distinct.reduce((m, v) => Math.max(m, v.length), 0);
+  for (let n = min; n < longest; n++) {
+    if (new Set(distinct.map((v) => v.slice(0, n))).size === distinct.length) return n;
+  }
+  return Math.max(longest, 0);
+}
+
+export interface Layout {
+  /** Indices of the columns shown, in display order. */
+  shown: number[];
+  /** Width of each column (by index); cells are cut or padded to it. */
+  widths: number[];
+  /** Prefix length of each shortened id column (by index). */
+  prefix: (number | undefined)[];
+  /** Headings of the hidden columns. */
+  hidden: string[];
+  /** Whether cells are cut to their width (on a terminal); off it, longer cells overflow. */
+  cut: boolean;
+}
+
+const heading = (c: Column) => c.header ?? c.key;
+
+/**
+ * Widths for the columns from sampled cell texts. `total`: the terminal's width (undefined: not
+ * a terminal, nothing is cut or hidden). Lines come out at most `total - 1` wide: a terminal
+ * that wraps at its last column gets no blank line.
+ */
+export function planLayout(view: ListView, sample: string[][], total: number | undefined, wide = false): Layout {
+  const cols = view.columns;
+  const natural = cols.map((c, i) => sample.reduce((m, row) => Math.max(m, width(row[i] ?? '')), width(heading(c))));
+  const all = cols.map((_, i) => i);
+  const prefix: (number | undefined)[] = cols.map(() => undefined);
+  const lineWidth = (ws: number[], shown: number[]) => shown.reduce((sum, i) => sum + ws[i]!, 0) + GAP * (shown.length - 1);
+  if (total === undefined) return { shown: all, widths: natural, prefix, hidden: [], cut: false };
+  const avail = total - 1;
+  if (lineWidth(natural, all) <= avail) return { shown: all, widths: natural, prefix, hidden: [], cut: true };
+
+  const full = natural.slice();
+  if (!wide) {
+    cols.forEach((c, i) => {
+      if (c.kind !== 'id') return;
+      const n = uniquePrefixLength(sample.map((row) => row[i] ?? '').filter((v) => v !== ''));
+      if (n >= natural[i]!) return;
+      prefix[i] = n;
+      full[i] = Math.max(n, width(heading(c)));
+    });
+  }
+  const min = cols.map((c, i) => (c.kind === 'id' || c.kind === 'date' ? full[i]! : Math.min(full[i]!, Math.max(MIN_WIDTH[c.kind], width(heading(c))))));
+  // Most important first: the priority list, then any column it leaves out, in display order.
+  const byKey = new Map(cols.map((c, i) => [c.key, i]));
+  const ranked = [...new Set([...(view.priority ?? []).map((k) => byKey.get(k)).filter((i): i is number => i !== undefined), ...all])];
+  const shown = new Set(all);
+  if (!wide) {
+    for (let r = ranked.length - 1; r > 0 && lineWidth(min, [...shown]) > avail; r--) shown.delete(ranked[r]!);
+  }
+  const order = all.filter((i) => shown.has(i));
+  const widths = min.slice();
+  let extra = avail - lineWidth(min, order);
+  // Names, roles and types take their full width first, in order of importance; free text
+  // shares what is left, each at most its own width, the narrow ones served first.
+  for (const i of ranked) {
+    if (!shown.has(i) || cols[i]!.kind === 'text' || extra <= 0) continue;
+    const add = Math.min(extra, full[i]! - widths[i]!);
+    widths[i]! += add;
+    extra -= add;
+  }
+  const texts = order.filter((i) => cols[i]!.kind === 'text').sort((a, b) => full[a]! - full[b]!);
+  texts.forEach((i, k) => {
+    if (extra <= 0) return;
+    const add = Math.min(full[i]! - widths[i]!, Math.floor(extra / (texts.length - k)));
+    widths[i]! += add;
+    extra -= add;
+  });
+  const hidden = all.filter((i) => !shown.has(i)).map((i) => heading(cols[i]!));
+  return { shown: order, widths, prefix, hidden, cut: true };
+}
+
+/** One line of the table from the texts of all the columns; `style` marks headings (which keep whole). */
+export function renderLine(layout: Layout, texts: string[], style?: (s: string) => string): string {
+  let line = '';
+  const last = layout.shown[layout.shown.length - 1];
+  for (const i of layout.shown) {
+    let s = texts[i] ?? '';
+    const w = layout.widths[i]!;
+    const p = style ? undefined : layout.prefix[i];
+    const ascii = PRINTABLE_ASCII.test(s);
+    let sw = ascii ? s.length : displayWidth(s);
+    if (p !== undefined && sw > p) {
+      s = ascii ? s.slice(0, p) : truncate(s, p);
+      sw = p;
+    } else if (layout.cut && sw > w) {
+      s = ascii ? `${s.slice(0, w - 1)}…` : truncate(s, w);
+      sw = ascii ? w : displayWidth(s);
+    }
+    line += style ? style(s) : s;
+    if (i !== last) line += ' '.repeat(Math.max(0, w - sw) + GAP);
+  }
+  return line.trimEnd();
+}
+
+export interface TableWriterOptions {
+  zone: Zone;
+  /** The terminal's width; undefined when the table is not going to a terminal. */
+  width?: number;
+  /** Ids whole and no column hidden (-o wide, or columns chosen by --fields). */
+  wide?: boolean;
+  /** Bold headings. */
+  color?: boolean;
+  sampleRows?: number;
+  sampleMs?: number;
+  now?: () => number;
+}
+
+export interface TableWriter {
+  /** Text to print for one more record: nothing while the sample fills, then the header and the sample, then its line. */
+  add(rec: Rec): string;
+  /** Lays out now whatever was sampled (a slow source should not keep the first rows back); answers the text to print. */
+  flush(): string;
+  /** The note for under the table: the zone, shortened ids, hidden columns; empty when there is nothing to say. */
+  note(): string;
+}
+
+export function tableWriter(view: ListView, opts: TableWriterOptions): TableWriter {
+  const cols = view.columns;
+  const sampleRows = opts.sampleRows ?? SAMPLE_ROWS;
+  const sampleMs = opts.sampleMs ?? SAMPLE_MS;
+  const now = opts.now ?? Date.now;
+  let sample: string[][] | undefined = [];
+  let started: number | undefined;
+  let layout: Layout | undefined;
+  const texts = (rec: Rec) => cols.map((c) => cellText(c, valueAt(rec, c.key), opts.zone));
+  const line = (t: string[]) => `${renderLine(layout!, t)}\n`;
+
+  const flush = (): string => {
+    if (!sample || sample.length === 0) return '';
+    layout = planLayout(view, sample, opts.width, opts.wide);
+    const bold = opts.color ? (s: string) => chalk.bold(s) : (s: string) => s;
+    let text = `${renderLine(layout, cols.map(heading), bold)}\n`;
+    for (const t of sample) text += line(t);
+    sample = undefined;
+    return text;
+  };
+
+  return {
+    add(rec) {
+      if (!sample) return line(texts(rec));
+      started ??= now();
+      sample.push(texts(rec));
+      return sample.length >= sampleRows || now() - started >= sampleMs ? flush() : '';
+    },
+    flush,
+    note() {
+      if (!layout) return '';
+      const parts: string[] = [];
+      if (layout.shown.some((i) => cols[i]!.kind === 'date')) parts.push(zoneNote(opts.zone));
+      if (layout.prefix.some((p, i) => p !== undefined && layout!.shown.includes(i))) parts.push('Ids shortened: -o wide shows them whole.');
+      if (layout.hidden.length > 0) {
+        parts.push(`Hidden to fit ${opts.width} columns: ${layout.hidden.join(', ')} (-o wide or --fields shows them).`);
+      }
+      return parts.join(' ');
+    },
+  };
+}
