@@ -39,13 +39,14 @@
 //    how long the delete kept readers waiting.
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runCli as measureCli } from './lib/run-cli.js';
 
 // bench/run.js hands every benchmark the same options: unknown ones are left alone.
 const { values } = parseArgs({
@@ -167,44 +168,8 @@ function cliEnv(extra) {
   return { ...env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache'), ...extra };
 }
 
-const TIME = '/usr/bin/time';
-
-/**
- * Runs the CLI to its end: wall clock (ms) and peak RSS (MB), from /usr/bin/time or by polling
- * /proc; with `countLines`, also the lines it printed on stdout.
- */
-async function runCli(args, env, { countLines = false } = {}) {
-  const rssFile = join(dir, 'rss.txt');
-  const timed = existsSync(TIME);
-  const [cmd, argv] = timed ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
-  const started = performance.now();
-  const child = spawn(cmd, argv, { env, stdio: ['ignore', countLines ? 'pipe' : 'ignore', 'pipe'] });
-  children.add(child);
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr += c));
-  let lines = 0;
-  child.stdout?.on('data', (chunk) => {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-  });
-  let polled = 0;
-  const poll = timed
-    ? undefined
-    : setInterval(() => {
-        try {
-          const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-          if (hwm) polled = Math.max(polled, Number(hwm[1]));
-        } catch {
-          // gone
-        }
-      }, 20);
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  const ms = performance.now() - started;
-  children.delete(child);
-  if (poll) clearInterval(poll);
-  if (code !== 0) throw new Error(`chatflow ${args.join(' ')} exited ${code}: ${stderr}`);
-  const kb = timed ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : polled;
-  return { ms, rssMb: kb / 1024, lines };
-}
+/** Runs the CLI to its end: wall clock (ms), peak RSS (MB), with `countLines` the lines it printed. */
+const runCli = (args, env, opts = {}) => measureCli(BIN, args, env, { scratch: dir, children, ...opts });
 
 async function sha256(path) {
   const hash = createHash('sha256');

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// `messages list` as a person sees it, a table on a terminal, beside `-o ndjson` over the same
+// data: time to the first row, total time and peak RSS, at each size. Prints one table.
+//
+//   npx tsc -p . && node bench/table.js [--messages 200000,1000000] [--columns 120] [--keep]
+//
+// The data is `chatflow demo --messages N` in a fresh embedded database (each size adds to the
+// one before: demo adds only what is missing). Each list is a child process with stdout a pipe
+// read here; CHATFLOW_FORCE_TTY=1 and COLUMNS make it lay the table out for a terminal of that
+// width (colour, fitted columns) without a pager. The floor, `node -e 0`, is measured in the same
+// run: this machine is shared and its speed drifts.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runCli } from './lib/run-cli.js';
+
+// bench/run.js hands every benchmark the same options: unknown ones are left alone.
+const { values } = parseArgs({
+  strict: false,
+  options: {
+    messages: { type: 'string', default: '200000,1000000' },
+    columns: { type: 'string', default: '120' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const SIZES = String(values.messages).split(',').map(Number).sort((a, b) => a - b);
+const COLUMNS = Number(values.columns);
+if (!SIZES.every((n) => Number.isInteger(n) && n > 0) || !Number.isInteger(COLUMNS) || COLUMNS < 20) {
+  console.error('usage: node bench/table.js [--messages N[,N...]] [--columns N] [--keep]');
+  process.exit(2);
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'chatflow.js');
+const FLOW = 'demo-support-bot';
+const dir = mkdtempSync(join(tmpdir(), 'chatflow-table-'));
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+});
+process.on('SIGINT', () => process.exit(130));
+
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATFLOW_') && k !== 'NO_COLOR' && k !== 'PAGER'));
+for (const d of ['config', 'data', 'cache']) mkdirSync(join(dir, d), { recursive: true });
+Object.assign(env, { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache') });
+const tty = { ...env, CHATFLOW_FORCE_TTY: '1', COLUMNS: String(COLUMNS) };
+const run = (args, e, opts) => runCli(BIN, args, e, { scratch: dir, children, ...opts });
+
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const load = loadavg()[0];
+
+const floor = await runCli('-e', ['0'], env, { scratch: dir });
+const rows = [];
+for (const n of SIZES) {
+  process.stdout.write(`demo --messages ${fmt(n)}… `);
+  const seeded = await run(['demo', '--messages', String(n), '--no-progress'], env);
+  console.log(`${fmt(seeded.ms / 1000, 1)} s`);
+  const measured = {};
+  for (const [format, firstLine, e] of [['ndjson', 1, env], ['table', 2, tty]]) {
+    process.stdout.write(`  messages list -o ${format}… `);
+    const r = await run(['messages', 'list', FLOW, '-o', format], e, { firstLine, countLines: true });
+    const printed = r.lines - (firstLine - 1);
+    if (printed < n) throw new Error(`-o ${format} printed ${printed} rows of ${n}`);
+    console.log(`${fmt(r.ms / 1000, 1)} s`);
+    measured[format] = r;
+  }
+  rows.push({ n, ...measured });
+}
+
+console.log(`\nmessages list ${FLOW} on the embedded SQLite service; table at ${COLUMNS} columns (load average ${load.toFixed(1)} at the start)`);
+console.log(`floor: node -e 0 took ${fmt(floor.ms)} ms, ${fmt(floor.rssMb)} MB`);
+console.log('| messages | format | first row | total | total / ndjson | peak RSS |');
+console.log('|---:|---|---:|---:|---:|---:|');
+for (const { n, ndjson, table } of rows) {
+  for (const [format, r] of [['ndjson', ndjson], ['table', table]]) {
+    console.log(`| ${fmt(n)} | ${format} | ${fmt(r.firstMs / 1000, 2)} s | ${fmt(r.ms / 1000, 1)} s | ${fmt(r.ms / ndjson.ms, 2)}× | ${fmt(r.rssMb)} MB |`);
+  }
+}
