@@ -1,11 +1,10 @@
-// Connection profiles in a `conf` JSON file (mode 0600, directory 0700), and the flag > env >
-// profile > embedded resolution of the server URL and API key. Keys leave this module only masked,
-// except through getProfile/resolveConnection, which hand them to the HTTP client.
+// Connection profiles in a `conf` JSON file (mode 0600, directory 0700). Keys leave this module
+// only masked, except through getProfile/loadConfig, which core/connection.ts reads.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
-import { UsageError } from './exit.js';
-import { FORMATS, isFormat, type Format } from './output.js';
+import { UsageError } from './core/errors.js';
+import { FORMATS, isFormat, type Format } from './render/records.js';
 
 export interface Profile {
   url?: string;
@@ -254,68 +253,4 @@ export async function checkPermissions(): Promise<string | null> {
   }
   if ((mode & 0o044) === 0) return null;
   return `config file ${path} is readable by other users; run: chmod 600 ${path}`;
-}
-
-export type Source = 'flag' | 'env' | 'profile' | 'embedded';
-
-export interface Connection {
-  url?: string;
-  apiKey?: string;
-  profile: string;
-  /** Where the URL came from; 'embedded' = no URL: use the embedded service. */
-  source: Source;
-  /** Where the key came from (same precedence; a profile key only goes to that profile's URL). */
-  apiKeySource: Source;
-}
-
-/**
- * Server URL and key: flag > env (CHATFLOW_URL, CHATFLOW_API_KEY, CHATFLOW_PROFILE) > profile
- * (the named one, else the current one) > embedded (no URL). A named profile must exist.
- */
-export async function resolveConnection(
-  flags: { flagUrl?: string; flagApiKey?: string; flagProfile?: string },
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Connection> {
-  const named = flags.flagProfile || env.CHATFLOW_PROFILE || undefined;
-  let url: string | undefined;
-  let source: Source = 'embedded';
-  if (flags.flagUrl) {
-    url = validateUrl(flags.flagUrl);
-    source = 'flag';
-  } else if (env.CHATFLOW_URL) {
-    url = validateUrl(env.CHATFLOW_URL);
-    source = 'env';
-  }
-  let apiKey: string | undefined;
-  let apiKeySource: Source = 'embedded';
-  if (flags.flagApiKey) {
-    apiKey = flags.flagApiKey;
-    apiKeySource = 'flag';
-  } else if (env.CHATFLOW_API_KEY) {
-    apiKey = env.CHATFLOW_API_KEY;
-    apiKeySource = 'env';
-  }
-  if (url && apiKey && !named) return { url, apiKey, profile: DEFAULT_PROFILE, source, apiKeySource };
-
-  const cfg = await loadConfig();
-  const profile = named ?? cfg.currentProfile;
-  const p = cfg.profiles[profile];
-  if (named && !p) {
-    const known = Object.keys(cfg.profiles);
-    const from = flags.flagProfile ? '--profile' : 'CHATFLOW_PROFILE';
-    throw new UsageError(`unknown profile "${named}" (${from})${known.length ? `; known: ${known.join(', ')}` : ''}`);
-  }
-  if (!url && p?.url) {
-    url = p.url;
-    source = 'profile';
-  }
-  // A profile's key belongs to the profile's server: it is never sent to a URL given elsewhere.
-  if (!apiKey && p?.apiKey && (source === 'profile' || url === p.url)) {
-    apiKey = p.apiKey;
-    apiKeySource = 'profile';
-  }
-  const conn: Connection = { profile, source, apiKeySource };
-  if (url) conn.url = url;
-  if (apiKey) conn.apiKey = apiKey;
-  return conn;
 }

@@ -2,7 +2,7 @@
 // a plain date is that whole UTC day (its start as a lower bound, its last millisecond as an
 // upper bound), a date-time without a zone is UTC. Used where the CLI filters or buckets by
 // itself (stats, tail), so that a server that ignores a bound (Flowise) gives the same answer.
-import { UsageError } from './exit.js';
+import { UsageError } from './core/errors.js';
 
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;

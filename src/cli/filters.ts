@@ -1,58 +1,29 @@
-// Filter flags shared by list and delete commands: each is the interface's query parameter in
-// kebab case, so a reader of the interface can guess them.
-import type { Command } from 'commander';
-import { RATINGS } from '../schema/enums.js';
-import { UsageError } from './exit.js';
-import { collect } from './options.js';
+// The message filters as CLI flags and as the client's query, both from the one table in
+// src/schema/filters.ts: a filter added there is a flag, completes, and reaches the server.
+import type { MessageListQuery } from '../client/index.js';
+import { MESSAGE_FILTERS, type FilterValues, type MessageFilterKey } from '../schema/filters.js';
+import type { FlagDef } from './core/command.js';
+import { CHAT_TYPE, ORDER, RATING, type ValueSet } from './core/values.js';
 
-export const dateFlags = (cmd: Command) =>
-  cmd
-    .option('--start-date <date>', 'from this date or date-time, inclusive (2026-01-31, 2026-01-31T12:00:00Z)')
-    .option('--end-date <date>', 'until this date or date-time, inclusive (a plain date means the whole day)');
+const VALUES: Record<FilterValues, ValueSet> = { chatType: CHAT_TYPE, rating: RATING };
 
-export const orderFlag = (cmd: Command) => cmd.option('--order <asc|desc>', 'sort by date: asc (default) or desc');
-
-/** `up`/`down` are accepted as short forms of the ratings. */
-export function rating(value: string | undefined, flag: string): (typeof RATINGS)[number] | undefined {
-  if (value === undefined) return undefined;
-  const v = value.toUpperCase();
-  const r = v === 'UP' ? 'THUMBS_UP' : v === 'DOWN' ? 'THUMBS_DOWN' : v;
-  if (!(RATINGS as readonly string[]).includes(r)) throw new UsageError(`invalid ${flag} "${value}": use up, down, ${RATINGS.join(' or ')}`);
-  return r as (typeof RATINGS)[number];
-}
-
-export function order(value: string | undefined): 'asc' | 'desc' | undefined {
-  if (value === undefined) return undefined;
-  const v = value.toLowerCase();
-  if (v !== 'asc' && v !== 'desc') throw new UsageError(`invalid --order "${value}": use asc or desc`);
-  return v;
-}
-
-export const messageFilterFlags = (cmd: Command) =>
-  dateFlags(
-    cmd
-      .option('--chat-type <type>', 'chat type, e.g. INTERNAL or EXTERNAL (repeatable)', collect)
-      .option('--chat-id <id>', 'one chat')
-      .option('--session-id <id>', 'one session')
-      .option('--memory-type <type>', 'memory type'),
-  ).option('--feedback-type <rating>', 'only messages rated up or down (THUMBS_UP, THUMBS_DOWN)');
-
-export interface MessageFilterFlags {
-  chatType?: string[];
-  chatId?: string;
-  sessionId?: string;
-  memoryType?: string;
-  startDate?: string;
-  endDate?: string;
-  feedbackType?: string;
-}
-
-export const messageQuery = (f: MessageFilterFlags) => ({
-  chatType: f.chatType,
-  chatId: f.chatId,
-  sessionId: f.sessionId,
-  memoryType: f.memoryType,
-  startDate: f.startDate,
-  endDate: f.endDate,
-  feedbackType: rating(f.feedbackType, '--feedback-type'),
+const flagOf = (f: (typeof MESSAGE_FILTERS)[number]): FlagDef => ({
+  flags: f.flag,
+  help: f.help,
+  ...('values' in f ? { values: VALUES[f.values] } : {}),
+  ...('repeatable' in f ? { repeatable: f.repeatable } : {}),
 });
+
+export const MESSAGE_FILTER_FLAGS: FlagDef[] = MESSAGE_FILTERS.map(flagOf);
+
+/** --start-date and --end-date, for the lists that filter by date only. */
+export const DATE_FLAGS: FlagDef[] = MESSAGE_FILTERS.filter((f) => f.schema === 'dateBound').map(flagOf);
+
+export const ORDER_FLAG: FlagDef = { flags: '--order <asc|desc>', help: 'sort by date: asc (default) or desc', values: ORDER };
+
+export type MessageFilterFlags = Pick<MessageListQuery, MessageFilterKey>;
+
+/** The filters given (already checked by their value sets), as the client's query. */
+export function messageQuery(flags: Record<string, unknown>): MessageFilterFlags {
+  return Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, flags[f.key]])) as MessageFilterFlags;
+}

@@ -1,17 +1,9 @@
-// Entry point: parse, run, and turn every failure into one line and a documented exit code.
+// Entry point: parse, run, and answer the exit code. A command's own failures are printed by its
+// Output (core/tree.ts); what fails to parse is commander's usage error, exit 2.
 import { CommanderError, type Command } from 'commander';
-import { setupColor } from './color.js';
-import { EXIT, exitCodeOf } from './exit.js';
-import { printError, type Format } from './output.js';
+import { BugError, EXIT } from './core/errors.js';
+import { printError } from './core/output.js';
 import { buildProgram } from './program.js';
-import { setPromptDefaults } from './prompts.js';
-
-function preScan(argv: string[]) {
-  // Colour, prompting and --debug must be known before any command runs or fails to parse.
-  const has = (flag: string) => argv.includes(flag);
-  const output = argv.find((a, i) => argv[i - 1] === '-o' || argv[i - 1] === '--output') ?? argv.find((a) => a.startsWith('--output='))?.slice(9);
-  return { noColor: has('--no-color'), noInput: has('--no-input'), debug: has('--debug'), format: (has('--json') ? 'json' : output) as Format | undefined };
-}
 
 export async function main(argv = process.argv): Promise<number> {
   // A reader that stops early (`| head`) is not an error: stop quietly, as cat and grep do.
@@ -19,10 +11,10 @@ export async function main(argv = process.argv): Promise<number> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
-  const flags = preScan(argv.slice(2));
-  setupColor({ noColor: flags.noColor });
-  setPromptDefaults({ input: !flags.noInput });
-  const program = buildProgram();
+  let code: number = EXIT.ok;
+  const program = buildProgram((c) => {
+    code = c;
+  });
   // Commander copies these settings to a subcommand only when it is created, and the tree is
   // built already: set them on every command, or a subcommand's usage error exits 1 by itself.
   const override = (cmd: Command): void => {
@@ -33,15 +25,14 @@ export async function main(argv = process.argv): Promise<number> {
   override(program);
   try {
     await program.parseAsync(argv);
-    // A command may set its own code (e.g. `api` mirrors the HTTP status).
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    return code;
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version "fail" with exit 0; every other commander error is a usage error.
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
       return EXIT.usage;
     }
-    const format = flags.format ?? (err as { outputFormat?: Format } | null)?.outputFormat;
-    return printError(err, { format, debug: flags.debug }) || exitCodeOf(err);
+    // Handlers' failures are printed by their run; anything reaching here is ours.
+    return printError(new BugError(err instanceof Error ? err.message : String(err), { cause: err }), { debug: argv.includes('--debug') });
   }
 }

@@ -1,12 +1,11 @@
 // Interactive prompts (on stderr, so `-o json > file` still works), loaded only when one is shown.
-import { EXIT, UsageError } from './exit.js';
+import { EXIT, UsageError, UserError } from './core/errors.js';
 
 /** Ctrl-C (or Esc-abort) in a prompt: the top level exits 130 without a message. */
-export class Interrupted extends Error {
-  override readonly name = 'Interrupted';
-  readonly exitCode = EXIT.interrupted;
+export class Interrupted extends UserError {
+  override name = 'Interrupted';
   constructor(message = 'interrupted') {
-    super(message);
+    super(message, EXIT.interrupted);
   }
 }
 

@@ -10,7 +10,7 @@
 // `data` is the record exactly as the server lists it. An export writes variables, assistants,
 // then for each chatflow its messages, feedback and upsert history (feedback after the messages
 // it rates, which is the order an import needs).
-import { UsageError } from './exit.js';
+import { UsageError } from './core/errors.js';
 
 /** `--resources` names, in export order. */
 export const RESOURCES = ['variables', 'assistants', 'messages', 'feedback', 'upsert-history'] as const;

@@ -104,7 +104,6 @@ export function resolveBaseUrl(baseUrl: string): { root: string; api: string } {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new ChatflowError('network', `invalid server URL '${baseUrl}': expected http(s)://host:port`, {
       code: 'ERR_INVALID_URL',
-      exitCode: 2,
     });
   }
   url.search = '';
@@ -456,11 +455,7 @@ export class HttpCore {
     let why: string;
     switch (code) {
       case 'ECONNREFUSED':
-        return new ChatflowError(
-          'network',
-          `cannot reach ${where} (connection refused): start one with 'chatflow serve' or point --url at a running server`,
-          opts,
-        );
+        return new ChatflowError('network', `cannot reach ${where} (connection refused)`, opts);
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         why = 'host not found';

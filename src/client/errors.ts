@@ -1,26 +1,13 @@
-// The one error type of the client. Every failure the CLI can meet (the server said no, the
+// The one error type of the client. Every failure a caller can meet (the server said no, the
 // server could not be reached, the server answered something we cannot read) becomes a
-// ChatflowError with an exit code from the CLI's documented table. Nothing here ever holds request
-// headers, so the API key cannot leak through an error.
+// ChatflowError with a kind and, for an HTTP answer, its status; what those mean to a command
+// line (exit codes, advice) is the CLI's business. Nothing here ever holds request headers, so the
+// API key cannot leak through an error.
 
 export type ChatflowErrorKind = 'http' | 'network' | 'timeout' | 'unsupported' | 'invalid-response';
 
-/** The CLI's exit codes. */
-export const EXIT = {
-  /** Server error, unexpected or unreadable answer. */
-  error: 1,
-  /** The server rejected the request as invalid. */
-  usage: 2,
-  notFound: 3,
-  /** Unauthorized or forbidden. */
-  auth: 4,
-  /** The server cannot be reached or did not answer in time. */
-  unreachable: 5,
-} as const;
-
 export interface ChatflowErrorOptions {
   status?: number;
-  exitCode?: number;
   /** HTTP method and path (below /api/v1) of the failed call. */
   method?: string;
   path?: string;
@@ -32,7 +19,6 @@ export class ChatflowError extends Error {
   override readonly name = 'ChatflowError';
   readonly kind: ChatflowErrorKind;
   readonly status?: number;
-  readonly exitCode: number;
   readonly method?: string;
   readonly path?: string;
   readonly code?: string;
@@ -44,24 +30,7 @@ export class ChatflowError extends Error {
     if (opts.method !== undefined) this.method = opts.method;
     if (opts.path !== undefined) this.path = opts.path;
     if (opts.code !== undefined) this.code = opts.code;
-    this.exitCode = opts.exitCode ?? defaultExitCode(kind, opts.status);
   }
-}
-
-/** 400/405/409/412/413/422: the server rejected the request as invalid (a usage error). */
-const USAGE_STATUSES = new Set([400, 405, 409, 412, 413, 422]);
-
-export function exitCodeForStatus(status: number): number {
-  if (status === 401 || status === 403) return EXIT.auth;
-  if (status === 404) return EXIT.notFound;
-  if (USAGE_STATUSES.has(status)) return EXIT.usage;
-  return EXIT.error;
-}
-
-function defaultExitCode(kind: ChatflowErrorKind, status: number | undefined): number {
-  if (kind === 'network' || kind === 'timeout') return EXIT.unreachable;
-  if (kind === 'http' && status !== undefined) return exitCodeForStatus(status);
-  return EXIT.error;
 }
 
 const MAX_MESSAGE = 500;
@@ -111,15 +80,13 @@ export interface HttpErrorInput {
   sentKey: boolean;
 }
 
-const KEY_ADVICE = "set one with --api-key, CHATFLOW_API_KEY or 'chatflow login'";
-
 /** Maps an error answer of the server to a ChatflowError (see the table in index.ts). */
 export function httpError({ status, contentType, text, method, path, sentKey }: HttpErrorInput): ChatflowError {
   const msg = serverMessage(contentType, text);
   const opts = { method, path };
   if (status === 401) {
     const what = sentKey ? 'refused the API key' : 'requires an API key';
-    return new ChatflowError('http', `unauthorized: the server ${what} (${KEY_ADVICE})`, { ...opts, status });
+    return new ChatflowError('http', `unauthorized: the server ${what}`, { ...opts, status });
   }
   if (status === 403) {
     const detail = msg && msg.toLowerCase() !== 'forbidden' ? `: ${msg}` : '';

@@ -1,14 +1,14 @@
 // The package's library export, and the only way the CLI reaches data.
 //
-// Errors: every failure is a ChatflowError { kind, status?, exitCode }:
-//   HTTP 400/405/409/412/413/422       kind http      exit 2 (the server rejected the request)
-//   HTTP 401, 403                      kind http      exit 4 (unauthorized / forbidden)
-//   HTTP 404, or a 5xx saying "not found" (Flowise)   kind http, status 404, exit 3
-//   other HTTP 4xx, 5xx, 3xx           kind http      exit 1
-//   connection refused/reset, DNS      kind network   exit 5
-//   headers/body/connect timeout       kind timeout   exit 5
-//   200 text/html (Flowise's UI page for a route it lacks)   kind unsupported  exit 1
-//   a body that is not the JSON expected                     kind invalid-response exit 1
+// Errors: every failure is a ChatflowError { kind, status?, code? }:
+//   an HTTP error answer               kind http, its status
+//   a 5xx saying "not found" (Flowise) kind http, status 404
+//   connection refused/reset, DNS      kind network (code ECONNREFUSED, ENOTFOUND, ...)
+//   an invalid base URL                kind network, code ERR_INVALID_URL
+//   headers/body/connect timeout       kind timeout
+//   200 text/html (Flowise's UI page for a route it lacks)   kind unsupported
+//   a body that is not the JSON expected                     kind invalid-response
+// (The CLI maps these to its exit codes in src/cli/core/errors.ts.)
 import { type CoreOptions, HttpCore, type QueryInput, type RawResponse } from './core.js';
 import { assistantsApi } from './assistants.js';
 import { chatflowsApi } from './chatflows.js';
@@ -51,7 +51,7 @@ export function createClient(opts: ClientOptions) {
 
 export type ChatflowClient = ReturnType<typeof createClient>;
 
-export { ChatflowError, EXIT, type ChatflowErrorKind } from './errors.js';
+export { ChatflowError, type ChatflowErrorKind } from './errors.js';
 export { DEFAULT_BATCH, HttpCore, buildQuery, type BatchLimits, type CoreOptions, type ListResult, type QueryInput, type RawResponse } from './core.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeleteQuery, MessageListQuery } from './messages.js';

@@ -1,6 +1,6 @@
 // Every route of the service, once: the server registers and validates from this table, the
 // OpenAPI document is generated from it, and the client takes its request types from it.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import {
   Affected,
   ChatflowIdParam,
@@ -34,6 +34,7 @@ import {
   VariableIngest,
   VariableUpdate,
 } from './resources.js';
+import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -68,13 +69,17 @@ const ChatTypeList = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   description: 'Repeatable: chatType=INTERNAL&chatType=EXTERNAL',
 });
 const FeedbackType = StringEnum(RATINGS);
-const messageFilters = {
-  chatType: Type.Optional(ChatTypeList),
-  chatId: Type.Optional(FreeId),
-  memoryType: Type.Optional(Type.String({ maxLength: 255 })),
-  sessionId: Type.Optional(Type.String({ maxLength: 255 })),
-  ...DateRange,
-  feedbackType: Type.Optional(FeedbackType),
+const FILTER_SCHEMAS = {
+  chatTypes: ChatTypeList,
+  freeId: FreeId,
+  text: Type.String({ maxLength: 255 }),
+  dateBound: DateBound,
+  rating: FeedbackType,
+} satisfies Record<FilterSchema, TSchema>;
+type Filters = (typeof MESSAGE_FILTERS)[number];
+/** The message filters' query properties, from the one table (src/schema/filters.ts). */
+const messageFilters = Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, Type.Optional(FILTER_SCHEMAS[f.schema])])) as {
+  [F in Filters as F['key']]: TOptional<(typeof FILTER_SCHEMAS)[F['schema']]>;
 };
 const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(item, { maxItems: 10_000 })]);
 const Many = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: 10_000 });

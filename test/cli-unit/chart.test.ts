@@ -1,9 +1,9 @@
 // The drawing helpers of stats, tail and the promote plans: bars, sparklines, wrapping, and the
 // bounded distinct counter behind the session count.
 import { describe, expect, it } from 'vitest';
-import { bar, resample, sparkline, splitBar } from '../../src/cli/chart.js';
+import { bar, resample, sparkline, splitBar } from '../../src/cli/render/chart.js';
 import { DistinctCounter } from '../../src/cli/distinct.js';
-import { displayWidth, sanitize, truncate, wrap } from '../../src/cli/text.js';
+import { displayWidth, sanitize, truncate, wrap } from '../../src/cli/render/text.js';
 
 describe('chart', () => {
   it('draws bars in eighths of a cell, never wider than asked', () => {

@@ -9,12 +9,12 @@ import {
   listProfiles,
   loadConfig,
   maskKey,
-  resolveConnection,
   setValue,
   unsetValue,
   useProfile,
 } from '../../src/cli/config.js';
-import { UsageError } from '../../src/cli/exit.js';
+import { resolveConnection } from '../../src/cli/core/connection.js';
+import { UsageError } from '../../src/cli/core/errors.js';
 
 const posix = process.platform !== 'win32';
 let root: string;

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import { setupColor } from '../../src/cli/color.js';
-import { UsageError } from '../../src/cli/exit.js';
-import { csvField, fitColumns, printError, resolveFormat, writeRecords } from '../../src/cli/output.js';
+import { UsageError, UserError } from '../../src/cli/core/errors.js';
+import { printError } from '../../src/cli/core/output.js';
+import { csvField, fitColumns, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
 import { ANSI, sink } from './helpers.js';
 
 const flows = [
@@ -232,7 +233,7 @@ describe('printError', () => {
     expect(printError(new UsageError('bad flag'), {}, err)).toBe(2);
     expect(err.text()).toBe('chatflow: bad flag\n');
     const errJson = sink();
-    expect(printError(Object.assign(new Error('no such chatflow'), { exitCode: 3 }), { format: 'json' }, errJson)).toBe(3);
+    expect(printError(new UserError('no such chatflow', 3), { format: 'json' }, errJson)).toBe(3);
     expect(JSON.parse(errJson.text())).toEqual({ error: { message: 'no such chatflow', exitCode: 3 } });
   });
   it('stack only with debug', () => {

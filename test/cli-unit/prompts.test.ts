@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EXIT, UsageError, exitCodeOf } from '../../src/cli/exit.js';
-import { printError } from '../../src/cli/output.js';
+import { EXIT, UsageError, exitCodeOf } from '../../src/cli/core/errors.js';
+import { printError } from '../../src/cli/core/output.js';
 import { Interrupted, askText, canPrompt, requireValue } from '../../src/cli/prompts.js';
 import { sink } from './helpers.js';
 

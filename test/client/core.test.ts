@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildQuery, path, resolveBaseUrl } from '../../src/client/core.js';
 import { ChatflowError, cleanServerMessage, httpError, serverMessage } from '../../src/client/errors.js';
 import { ListParseError, parseJsonList } from '../../src/client/jsonStream.js';
+import { asReported } from '../helpers/exit.js';
 
 const enc = new TextEncoder();
 
@@ -54,12 +55,12 @@ describe('error mapping', () => {
   ])('HTTP %i exits %i', (status, exitCode) => {
     const e = err(status, '{"statusCode":0,"success":false,"message":"boom"}');
     expect(e.kind).toBe('http');
-    expect(e.exitCode).toBe(exitCode);
+    expect(asReported(e).exitCode).toBe(exitCode);
   });
 
   it('strips Flowise service prefixes and maps a 500 "not found" to 404', () => {
     const e = err(500, '{"statusCode":500,"success":false,"message":"Error: assistantsService.getAssistantById - Assistant X not found","stack":{}}');
-    expect(e).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Assistant X not found' });
+    expect(asReported(e)).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Assistant X not found' });
     expect(cleanServerMessage('Error: page cannot be negative!')).toBe('page cannot be negative!');
   });
 

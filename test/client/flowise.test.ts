@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatflowError, createClient, type ChatflowClient } from '../../src/client/index.js';
 import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { asReported } from '../helpers/exit.js';
 
 let fx: FlowiseFixture;
 let client: ChatflowClient;
@@ -76,20 +77,20 @@ describe('variables', () => {
 
   it('plain-text 404 on an unknown id; affected 0 on delete becomes a 404', async () => {
     const e = await failure(client.variables.update('unknown', { value: 'x' }));
-    expect(e).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Variable not found in the database' });
+    expect(asReported(e)).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Variable not found in the database' });
     const d = await failure(client.variables.delete('00000000-0000-0000-0000-000000000000'));
-    expect(d).toMatchObject({ status: 404, exitCode: 3 });
+    expect(asReported(d)).toMatchObject({ status: 404, exitCode: 3 });
   });
 
   it('a 500 missing-column error keeps exit 1 and loses its prefix', async () => {
     const e = await failure(client.variables.create({} as never));
-    expect(e).toMatchObject({ kind: 'http', status: 500, exitCode: 1 });
+    expect(asReported(e)).toMatchObject({ kind: 'http', status: 500, exitCode: 1 });
     expect(e.message).toBe('SQLITE_CONSTRAINT: NOT NULL constraint failed: variable.name');
   });
 
   it('412 is a usage error', async () => {
     const e = await failure(client.variables.list({ page: -1, limit: 2 }));
-    expect(e).toMatchObject({ status: 412, exitCode: 2, message: 'page cannot be negative!' });
+    expect(asReported(e)).toMatchObject({ status: 412, exitCode: 2, message: 'page cannot be negative!' });
   });
 });
 
@@ -106,9 +107,9 @@ describe('feedback', () => {
     const u = await client.feedback.update(f.id, { rating: 'THUMBS_DOWN', content: 'meh' });
     expect(u).toEqual({ id: f.id, rating: 'THUMBS_DOWN', content: 'meh' });
     const e = await failure(client.feedback.update('nope', { rating: 'THUMBS_UP' }));
-    expect(e).toMatchObject({ status: 404, exitCode: 3, message: 'Feedback with ID nope not found' });
+    expect(asReported(e)).toMatchObject({ status: 404, exitCode: 3, message: 'Feedback with ID nope not found' });
     const bad = await failure(client.feedback.create({ rating: 'THUMBS_UP' } as never));
-    expect(bad).toMatchObject({ status: 400, exitCode: 2, message: 'Message ID is required' });
+    expect(asReported(bad)).toMatchObject({ status: 400, exitCode: 2, message: 'Message ID is required' });
   });
 });
 
@@ -130,9 +131,9 @@ describe('assistants', () => {
 
   it('a 500 "Assistant X not found" is a 404', async () => {
     const e = await failure(client.assistants.get('00000000-0000-0000-0000-000000000000'));
-    expect(e).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Assistant 00000000-0000-0000-0000-000000000000 not found' });
+    expect(asReported(e)).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Assistant 00000000-0000-0000-0000-000000000000 not found' });
     const d = await failure(client.assistants.delete('00000000-0000-0000-0000-000000000000'));
-    expect(d.exitCode).toBe(3);
+    expect(asReported(d).exitCode).toBe(3);
   });
 });
 
@@ -157,12 +158,12 @@ describe('chat messages', () => {
   it('normalises {"raw":[],"affected":N} deletes', async () => {
     expect(await client.messages.delete(CHATFLOW_A, { chatId: 'c1' })).toEqual({ affected: 2 });
     const e = await failure(client.messages.delete('nope'));
-    expect(e).toMatchObject({ status: 404, exitCode: 3, message: 'Chatflow nope not found in the database!' });
+    expect(asReported(e)).toMatchObject({ status: 404, exitCode: 3, message: 'Chatflow nope not found in the database!' });
   });
 
   it('ingest is unsupported on Flowise (it answers its UI page)', async () => {
     const e = await failure(client.messages.ingest(CHATFLOW_A, [{ role: 'userMessage', content: 'x' }]));
-    expect(e).toMatchObject({ kind: 'unsupported', exitCode: 1, message: `this server does not support POST /chatmessage/${CHATFLOW_A}` });
+    expect(asReported(e)).toMatchObject({ kind: 'unsupported', exitCode: 1, message: `this server does not support POST /chatmessage/${CHATFLOW_A}` });
   });
 });
 
@@ -199,22 +200,22 @@ describe('chatflows', () => {
 describe('errors', () => {
   it('401 without a key or with a wrong one, key never shown', async () => {
     const none = await failure(make({ apiKey: undefined }).variables.list());
-    expect(none).toMatchObject({ kind: 'http', status: 401, exitCode: 4 });
+    expect(asReported(none)).toMatchObject({ kind: 'http', status: 401, exitCode: 4 });
     expect(none.message).toMatch(/^unauthorized: the server requires an API key/);
     const wrongKey = 'sekrit-wrong-key-123';
     const wrong = await failure(make({ apiKey: wrongKey }).variables.list());
-    expect(wrong.message).toBe("unauthorized: the server refused the API key (set one with --api-key, CHATFLOW_API_KEY or 'chatflow login')");
+    expect(asReported(wrong).message).toBe("unauthorized: the server refused the API key (set one with --api-key, CHATFLOW_API_KEY or 'chatflow login')");
     expect(JSON.stringify({ ...wrong, message: wrong.message, stack: wrong.stack })).not.toContain(wrongKey);
   });
 
   it('403 {"message":"Forbidden"} exits 4', async () => {
     const e = await failure(make({ apiKey: fx.readOnlyKey }).assistants.list());
-    expect(e).toMatchObject({ status: 403, exitCode: 4, message: 'forbidden: the API key is not allowed to GET /assistants' });
+    expect(asReported(e)).toMatchObject({ status: 403, exitCode: 4, message: 'forbidden: the API key is not allowed to GET /assistants' });
   });
 
   it('unknown routes answered with the UI page are unsupported', async () => {
     const e = await failure(client.upsertHistory.ingest(CHATFLOW_A, [{ result: {} }]));
-    expect(e).toMatchObject({ kind: 'unsupported', exitCode: 1 });
+    expect(asReported(e)).toMatchObject({ kind: 'unsupported', exitCode: 1 });
     // A base URL with a wrong prefix reaches the UI page too, also when streaming.
     const s = await failure(() => collect(make({ baseUrl: `${fx.url}/nowhere` }).variables.stream()));
     expect(s).toMatchObject({ kind: 'unsupported', message: 'this server does not support GET /variables' });
@@ -252,7 +253,7 @@ describe('errors', () => {
     fx.failNext('/api/v1/variables', 503, 1);
     const n = fx.requests.length;
     const e = await failure(client.variables.create({ name: 'x', value: 'y' }));
-    expect(e).toMatchObject({ status: 503, exitCode: 1 });
+    expect(asReported(e)).toMatchObject({ status: 503, exitCode: 1 });
     expect(fx.requests.length - n).toBe(1);
   });
 
@@ -260,7 +261,7 @@ describe('errors', () => {
     fx.failNext('/api/v1/variables', 502, 5);
     const n = fx.requests.length;
     const e = await failure(make({ retries: 1 }).variables.list());
-    expect(e).toMatchObject({ status: 502, exitCode: 1 });
+    expect(asReported(e)).toMatchObject({ status: 502, exitCode: 1 });
     expect(fx.requests.length - n).toBe(2);
   });
 
@@ -273,7 +274,7 @@ describe('errors', () => {
     try {
       const c = make({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
       const e = await failure(c.version());
-      expect(e).toMatchObject({ kind: 'invalid-response', exitCode: 1 });
+      expect(asReported(e)).toMatchObject({ kind: 'invalid-response', exitCode: 1 });
       expect(e.message).toBe("the server's answer to GET /version is not JSON");
     } finally {
       server.closeAllConnections();
@@ -292,8 +293,8 @@ describe('network', () => {
     });
     const c = make({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k-refused-secret' });
     const e = await failure(c.variables.list());
-    expect(e).toMatchObject({ kind: 'network', exitCode: 5, code: 'ECONNREFUSED' });
-    expect(e.message).toBe(
+    expect(asReported(e)).toMatchObject({ kind: 'network', exitCode: 5, code: 'ECONNREFUSED' });
+    expect(asReported(e).message).toBe(
       `cannot reach http://127.0.0.1:${port} (connection refused): start one with 'chatflow serve' or point --url at a running server`,
     );
     // GET is retried on connection errors (2 retries), with a debug line each.
@@ -306,7 +307,7 @@ describe('network', () => {
     const started = Date.now();
     const e = await failure(c.raw('GET', '/__hang'));
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(e).toMatchObject({ kind: 'timeout', exitCode: 5 });
+    expect(asReported(e)).toMatchObject({ kind: 'timeout', exitCode: 5 });
     expect(e.message).toBe(`${fx.url} did not answer GET /__hang within 300ms (timed out)`);
   });
 

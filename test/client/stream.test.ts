@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ChatflowClient, ChatflowError } from '../../src/client/index.js';
+import { asReported } from '../helpers/exit.js';
 
 const ROWS = 50_000;
 const row = (i: number) => ({
@@ -137,7 +138,7 @@ describe('streamed lists', () => {
     })();
     expect(got).toEqual(['a', 'b']);
     expect(err).toBeInstanceOf(ChatflowError);
-    expect(err).toMatchObject({ kind: 'network', exitCode: 5 });
+    expect(asReported(err)).toMatchObject({ kind: 'network', exitCode: 5 });
     expect((err as ChatflowError).message).toMatch(/^lost the connection to http:\/\/127\.0\.0\.1:\d+ while reading GET \/feedback\/cut/);
   });
 
@@ -151,12 +152,12 @@ describe('streamed lists', () => {
       }
     })();
     expect(got).toEqual(['a']);
-    expect(err).toMatchObject({ kind: 'invalid-response', exitCode: 1 });
+    expect(asReported(err)).toMatchObject({ kind: 'invalid-response', exitCode: 1 });
     expect((err as Error).message).toBe("the server's answer to GET /feedback/bad is not a readable list (malformed list: a line that is not one JSON value)");
   });
 
   it('our service JSON errors map by status', async () => {
     const e = await client.assistants.get('x').catch((x: unknown) => x);
-    expect(e).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Route GET:/x not found' });
+    expect(asReported(e)).toMatchObject({ kind: 'http', status: 404, exitCode: 3, message: 'Route GET:/x not found' });
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complete, type Candidate } from '../../src/cli/complete.js';
+import { complete, type Candidate } from '../../src/cli/completion/complete.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

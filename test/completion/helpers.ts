@@ -22,7 +22,7 @@ process.once('exit', () => {
 });
 
 export function checkBuilt(): void {
-  const built = join(REPO, 'dist', 'cli', 'complete.js');
+  const built = join(REPO, 'dist', 'cli', 'main.js');
   if (!existsSync(built)) throw new Error(`${built} is missing: build first with npx tsc -p .`);
 }
 

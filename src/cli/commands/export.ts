@@ -1,228 +1,29 @@
-// `chatflow export`: every record of the chosen resources as JSON lines (the format is in
-// ../transfer.ts), streamed from the server and written as it arrives, with backpressure: a
-// million messages never sit in memory.
-import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import type { Command } from 'commander';
-import type { ChatflowClient } from '../../client/index.js';
-import type { Context } from '../context.js';
-import { addConnectionOptions, addGeneralOptions, collect, examples } from '../options.js';
-import { printNote, put, type Out } from '../output.js';
-import { createProgress, progressWanted, type Progress } from '../progress.js';
-import { action, plural } from '../run.js';
-import { PER_CHATFLOW, TAGS, parseResources, type Resource } from '../transfer.js';
+// `chatflow export` (definition).
+import type { CommandDef } from '../core/command.js';
+import { CONNECTION, GENERAL } from '../core/flags.js';
+import { CHATFLOW, FILES } from '../core/values.js';
 
-interface ExportFlags {
-  chatflow?: string[];
-  resources?: string;
-  out?: string;
-  progress?: boolean;
-}
-
-/** Lines are gathered into chunks of about this many characters: one write per line costs more than the line. */
-const CHUNK = 64 * 1024;
-
-/** Writes text in chunks to a stream, waiting for 'drain' when its buffer is full. */
-class ChunkWriter {
-  private buffer = '';
-  constructor(private readonly out: Out) {}
-
-  async write(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length >= CHUNK) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.buffer === '') return;
-    const chunk = this.buffer;
-    this.buffer = '';
-    await put(this.out, chunk);
-  }
-}
-
-/**
- * Our service answers its OpenAPI document; a Flowise server its UI page (another server a 404);
- * anything else (401, 5xx) tells nothing, and the export's own requests will say what is wrong.
- */
-async function serverKind(client: ChatflowClient): Promise<'service' | 'other' | undefined> {
-  const res = await client.raw('GET', '/openapi.json');
-  if (res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string') return 'service';
-  return res.status === 200 || res.status === 404 ? 'other' : undefined;
-}
-
-const FLOWISE_NOTE =
-  'note: this server is not the chatflow service (a Flowise server?): it answers each list whole, so every ' +
-  "chatflow's messages are held in memory in turn; the messages of deleted chatflows cannot be reached; chatflow " +
-  'definitions, credentials, tools, document stores and API keys are not part of this interface and are not exported.';
-
-type Source = { resource: Resource; chatflowId?: string };
-
-async function* serialised(values: AsyncIterable<unknown>): AsyncGenerator<string[]> {
-  for await (const value of values) yield [JSON.stringify(value)];
-}
-
-/** A source's records as JSON texts, in chunks; messages (the bulk) copied as received, not parsed again. */
-function records(client: ChatflowClient, { resource, chatflowId }: Source): AsyncIterable<string[]> {
-  switch (resource) {
-    case 'variables':
-      return serialised(client.variables.stream());
-    case 'assistants':
-      return serialised(client.assistants.stream());
-    case 'messages':
-      return client.messages.streamTexts(chatflowId!);
-    case 'feedback':
-      return serialised(client.feedback.stream(chatflowId!));
-    case 'upsert-history':
-      return serialised(client.upsertHistory.stream(chatflowId!));
-  }
-}
-
-/** How many records a source holds, from one-row pages (our service answers X-Total-Count). */
-async function countOf(client: ChatflowClient, { resource, chatflowId }: Source): Promise<number | undefined> {
-  const page = { page: 1, limit: 1 };
-  switch (resource) {
-    case 'variables':
-      return (await client.variables.list(page)).total;
-    case 'assistants':
-      return (await client.assistants.list(page)).total;
-    case 'messages':
-      return (await client.messages.list(chatflowId!, page)).total;
-    case 'feedback':
-      return (await client.feedback.list(chatflowId!, page)).total;
-    case 'upsert-history':
-      return (await client.upsertHistory.list(chatflowId!, page)).total;
-  }
-}
-
-async function totalOf(client: ChatflowClient, sources: Source[]): Promise<number | undefined> {
-  let total = 0;
-  for (const source of sources) {
-    const n = await countOf(client, source);
-    if (n === undefined) return undefined;
-    total += n;
-  }
-  return total;
-}
-
-async function writeAll(client: ChatflowClient, sources: Source[], writer: ChunkWriter, progress: Progress) {
-  const counts = new Map<Resource, number>();
-  for (const source of sources) {
-    // The constant part of each line, built once per list.
-    const head = `{"resource":${JSON.stringify(TAGS[source.resource])}${
-      source.chatflowId === undefined ? '' : `,"chatflowid":${JSON.stringify(source.chatflowId)}`
-    },"data":`;
-    let n = 0;
-    for await (const texts of records(client, source)) {
-      let lines = '';
-      for (const text of texts) lines += `${head}${text}}\n`;
-      await writer.write(lines);
-      n += texts.length;
-      progress.add(texts.length);
-    }
-    counts.set(source.resource, (counts.get(source.resource) ?? 0) + n);
-  }
-  await writer.flush();
-  return counts;
-}
-
-/** Opens the destination: stdout, or a temporary file renamed into place once complete. */
-function destination(file: string | undefined) {
-  if (file === undefined || file === '-') {
-    return { out: process.stdout as Out, shown: 'stdout', finish: async () => {}, abandon: async () => {} };
-  }
-  const partial = `${file}.partial-${process.pid}`;
-  const stream = createWriteStream(partial);
-  const closed = new Promise<void>((resolve, reject) => {
-    stream.once('close', resolve);
-    stream.once('error', reject);
-  });
-  // Ctrl-C must not leave the partial file behind.
-  const onSignal = () => {
-    stream.destroy();
-    void unlink(partial).finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  return {
-    out: stream as unknown as Out,
-    shown: file,
-    async finish() {
-      stream.end();
-      await closed;
-      process.removeListener('SIGINT', onSignal);
-      await rename(partial, file);
-    },
-    async abandon() {
-      process.removeListener('SIGINT', onSignal);
-      stream.destroy();
-      await closed.catch(() => undefined);
-      await unlink(partial).catch(() => undefined);
-    },
-  };
-}
-
-export function registerExport(program: Command): void {
-  const cmd = program
-    .command('export')
-    .description('write variables, assistants and each chatflow\'s messages, feedback and upsert history as JSON lines')
-    .option('--chatflow <id>', 'only this chatflow (repeatable; default: every chatflow the server lists)', collect)
-    .option('--resources <list>', 'comma-separated: variables,assistants,messages,feedback,upsert-history (default: all)')
-    .option('-f, --out <file>', 'write to this file (default, or -: stdout); it appears only once complete')
-    .option('--progress', 'show progress on stderr even when it is not a terminal')
-    .option('--no-progress', 'no progress bar, even on a terminal')
-    .addHelpText(
-      'after',
-      examples([
-        'chatflow export --out backup.jsonl                        # everything',
-        'chatflow export --chatflow flow1 --resources messages,feedback -f flow1.jsonl',
-        'chatflow export | gzip > backup.jsonl.gz',
-        'chatflow export --url http://flowise:3000 --api-key "$KEY" -f flowise.jsonl && chatflow import flowise.jsonl',
-      ]) +
-        '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (variables and assistants have no chatflowid);\n' +
-        'data is the record as the server lists it. Variables and assistants belong to no chatflow: --chatflow\n' +
-        'does not narrow them (leave them out with --resources).\n',
-    );
-  addGeneralOptions(addConnectionOptions(cmd)).action(
-    action(async (ctx: Context, opts: ExportFlags) => {
-      const resources = parseResources(opts.resources);
-      const client = await ctx.client({ bulk: true });
-      const kind = ctx.usesEmbedded ? 'service' : await serverKind(client);
-      if (kind === 'other') printNote(`chatflow: ${FLOWISE_NOTE}`);
-
-      let chatflows: string[] = [];
-      const perChatflow = resources.some((r) => PER_CHATFLOW.has(r));
-      if (perChatflow) {
-        chatflows = opts.chatflow?.length ? [...new Set(opts.chatflow)] : (await client.chatflows.list()).map((c) => c.id);
-      }
-      const sources: Source[] = [
-        ...resources.filter((r) => !PER_CHATFLOW.has(r)).map((resource) => ({ resource })),
-        ...chatflows.flatMap((chatflowId) =>
-          resources.filter((r) => PER_CHATFLOW.has(r)).map((resource) => ({ resource, chatflowId })),
-        ),
-      ];
-
-      const progress = createProgress({ label: 'export', unit: 'records', flag: opts.progress });
-      // Counting costs one small request a list: only for a bar, and only where pages carry totals
-      // (Flowise answers a whole list to a page request).
-      if (kind === 'service' && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
-
-      const started = performance.now();
-      const dest = destination(opts.out);
-      let counts: Map<Resource, number>;
-      try {
-        counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress);
-        await dest.finish();
-      } catch (err) {
-        await dest.abandon();
-        throw err;
-      } finally {
-        progress.done();
-      }
-      const total = [...counts.values()].reduce((a, b) => a + b, 0);
-      const detail = resources.map((r) => `${counts.get(r) ?? 0} ${r}`).join(', ');
-      const secs = (performance.now() - started) / 1000;
-      printNote(
-        `exported ${plural(total, 'record')} (${detail})${perChatflow ? ` of ${plural(chatflows.length, 'chatflow')}` : ''} to ${dest.shown} in ${secs.toFixed(1)}s`,
-      );
-    }),
-  );
-}
+export const exportCommand: CommandDef = {
+  name: 'export',
+  summary: "write variables, assistants and each chatflow's messages, feedback and upsert history as JSON lines",
+  flags: [
+    { flags: '--chatflow <id>', help: 'only this chatflow (repeatable; default: every chatflow the server lists)', values: CHATFLOW, repeatable: true },
+    { flags: '--resources <list>', help: 'comma-separated: variables,assistants,messages,feedback,upsert-history (default: all)' },
+    { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: FILES },
+    { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
+    { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
+    ...CONNECTION,
+    ...GENERAL,
+  ],
+  examples: [
+    'chatflow export --out backup.jsonl                        # everything',
+    'chatflow export --chatflow flow1 --resources messages,feedback -f flow1.jsonl',
+    'chatflow export | gzip > backup.jsonl.gz',
+    'chatflow export --url http://flowise:3000 --api-key "$KEY" -f flowise.jsonl && chatflow import flowise.jsonl',
+  ],
+  notes:
+    '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (variables and assistants have no chatflowid);\n' +
+    'data is the record as the server lists it. Variables and assistants belong to no chatflow: --chatflow\n' +
+    'does not narrow them (leave them out with --resources).\n',
+  handler: () => import('../handlers/export.js').then((m) => m.exportAll),
+};

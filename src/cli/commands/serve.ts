@@ -1,104 +1,28 @@
-// `chatflow serve`: the service over HTTP, SQLite by default, PostgreSQL with --database-url.
-import { Option, type Command } from 'commander';
-import { EXIT, UsageError } from '../exit.js';
-import { addGeneralOptions, collect, examples } from '../options.js';
-import { printNote } from '../output.js';
+// `chatflow serve` (definition).
+import type { CommandDef } from '../core/command.js';
+import { GENERAL } from '../core/flags.js';
+import { FILES } from '../core/values.js';
 
-interface ServeOptions {
-  host: string;
-  port: string;
-  db?: string;
-  databaseUrl?: string;
-  poolSize: string;
-  apiKey: string[];
-  allowUnauthenticated?: boolean;
-  bodyLimit: string;
-  log?: boolean;
-}
-
-const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i.test(host);
-
-function integer(name: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`invalid ${name} "${text}": give a whole number from ${min} to ${max}`);
-  return n;
-}
-
-export function registerServe(program: Command): void {
-  const cmd = program
-    .command('serve')
-    .description('run the chatflow service over HTTP (SQLite by default, PostgreSQL with --database-url)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '3000')
-    .addOption(new Option('--db <path>', 'SQLite database file (default: ~/.local/share/chatflow/chatflow.db)').env('CHATFLOW_DB'))
-    .addOption(new Option('--database-url <url>', 'use this PostgreSQL database instead of SQLite').env('CHATFLOW_DATABASE_URL'))
-    .option('--pool-size <n>', 'PostgreSQL connections per process', '10')
-    .option('--api-key <key>', 'require this API key (repeatable; env CHATFLOW_API_KEYS, comma-separated)', collect, [])
-    .option('--allow-unauthenticated', 'listen on a non-loopback address without an API key')
-    .option('--body-limit <bytes>', 'largest request body accepted', String(1024 * 1024))
-    .option('--log', 'print one line per request to stderr (method, path, status, ms)')
-    .addHelpText(
-      'after',
-      examples([
-        'chatflow serve                                   # http://127.0.0.1:3000, local SQLite file',
-        'chatflow serve --port 8080 --db ./chatflow.db --log',
-        'chatflow serve --host 0.0.0.0 --api-key "$(openssl rand -hex 24)"',
-        'chatflow serve --database-url postgres://user@db:5432/chatflow   # several replicas, one database',
-      ]),
-    )
-    .action(async (opts: ServeOptions) => {
-      const port = integer('--port', opts.port, 0, 65535);
-      const bodyLimit = integer('--body-limit', opts.bodyLimit, 1024, 1024 ** 3);
-      const poolSize = integer('--pool-size', opts.poolSize, 1, 1000);
-      const keys = [
-        ...opts.apiKey,
-        ...(process.env.CHATFLOW_API_KEYS ?? '').split(',').map((k) => k.trim()),
-      ].filter(Boolean);
-      if (!isLoopback(opts.host) && keys.length === 0 && !opts.allowUnauthenticated) {
-        throw new UsageError(
-          `refusing to listen on ${opts.host} without an API key: pass --api-key (or CHATFLOW_API_KEYS), or --allow-unauthenticated on a trusted network`,
-        );
-      }
-      const [{ startServer }, { openStore, StartupError }, { defaultDbPath }] = await Promise.all([
-        import('../../server/app.js'),
-        import('../../server/open-store.js'),
-        import('../../server/default-db.js'),
-      ]);
-      const dbPath = opts.db ?? defaultDbPath();
-      let store;
-      try {
-        store = await openStore({ dbPath, databaseUrl: opts.databaseUrl, poolSize });
-      } catch (err) {
-        if (err instanceof StartupError) throw Object.assign(err, { exitCode: EXIT.error });
-        throw err;
-      }
-      const log = opts.log ? (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined;
-      let server;
-      try {
-        server = await startServer({ store, host: opts.host, port, apiKeys: keys, bodyLimit, log });
-      } catch (err) {
-        await store.close();
-        const code = (err as { code?: string }).code;
-        if (code === 'EADDRINUSE') {
-          throw new UsageError(`port ${port} on ${opts.host} is already in use: stop the other process or choose another with --port (0 picks a free one)`);
-        }
-        if (code === 'EACCES') throw new UsageError(`not permitted to listen on port ${port}: choose a port above 1023 with --port`);
-        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}: no such local address`);
-        throw err;
-      }
-      const where = opts.databaseUrl ? 'PostgreSQL' : dbPath;
-      process.stdout.write(`chatflow service listening on ${server.url} (database: ${where}${keys.length ? ', API key required' : ''})\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          printNote(`${signal}: finishing requests and closing the database…`);
-          server.close().then(resolve, (err: unknown) => {
-            printNote(`error while stopping: ${(err as Error).message}`);
-            resolve();
-          });
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
-    });
-  addGeneralOptions(cmd);
-}
+export const serve: CommandDef = {
+  name: 'serve',
+  summary: 'run the chatflow service over HTTP (SQLite by default, PostgreSQL with --database-url)',
+  flags: [
+    { flags: '--host <host>', help: 'address to listen on', default: '127.0.0.1' },
+    { flags: '-p, --port <port>', help: 'port to listen on (0 picks a free one)', default: '3000' },
+    { flags: '--db <path>', help: 'SQLite database file (default: ~/.local/share/chatflow/chatflow.db)', env: 'CHATFLOW_DB', values: FILES },
+    { flags: '--database-url <url>', help: 'use this PostgreSQL database instead of SQLite', env: 'CHATFLOW_DATABASE_URL' },
+    { flags: '--pool-size <n>', help: 'PostgreSQL connections per process', default: '10' },
+    { flags: '--api-key <key>', help: 'require this API key (repeatable; env CHATFLOW_API_KEYS, comma-separated)', repeatable: true },
+    { flags: '--allow-unauthenticated', help: 'listen on a non-loopback address without an API key' },
+    { flags: '--body-limit <bytes>', help: 'largest request body accepted', default: String(1024 * 1024) },
+    { flags: '--log', help: 'print one line per request to stderr (method, path, status, ms)' },
+    ...GENERAL,
+  ],
+  examples: [
+    'chatflow serve                                   # http://127.0.0.1:3000, local SQLite file',
+    'chatflow serve --port 8080 --db ./chatflow.db --log',
+    'chatflow serve --host 0.0.0.0 --api-key "$(openssl rand -hex 24)"',
+    'chatflow serve --database-url postgres://user@db:5432/chatflow   # several replicas, one database',
+  ],
+  handler: () => import('../handlers/serve.js').then((m) => m.serve),
+};

@@ -1,32 +1,10 @@
-// Helpers every data command uses: a context closed after the action, confirmation of
-// destructive changes, --dry-run, --file bodies, and number flags.
+// What many handlers do: confirm destructive changes, --dry-run, --file bodies, number flags,
+// and the page-or-stream body of a list.
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
-import { Context } from './context.js';
-import { UsageError } from './exit.js';
-import { printNote } from './output.js';
-import { canPrompt, confirm } from './prompts.js';
-
-/**
- * Wraps a commander action: builds the context from the command's options (and the program's),
- * runs, and always releases the client and any embedded service.
- */
-export function action<A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<void>) {
-  return async (...args: unknown[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const ctx = Context.of(cmd);
-    try {
-      await fn(ctx, ...(args.slice(0, -1) as A));
-    } catch (err) {
-      // Errors are printed in the chosen format, which a profile may set (main reads this).
-      const format = await ctx.chosenFormat().catch(() => undefined);
-      if (format && err && typeof err === 'object') Object.assign(err, { outputFormat: format });
-      throw err;
-    } finally {
-      await ctx.close();
-    }
-  };
-}
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { canPrompt, confirm } from '../prompts.js';
+import { plural } from '../render/text.js';
 
 /** Asks on a terminal; refuses (exit 2) without one unless --yes was given. */
 export async function confirmOrRefuse(question: string, yes: boolean | undefined): Promise<void> {
@@ -98,12 +76,6 @@ export function pageFlags(opts: { page?: string; limit?: string }) {
   };
 }
 
-export function addPageOptions(cmd: Command): Command {
-  return cmd.option('--page <n>', 'page number, from 1 (the total goes to stderr)').option('--limit <n>', 'page size, at most 1000');
-}
-
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /**
  * The body of a list command: with --page or --limit one page, and its total on stderr;
  * otherwise the whole list, streamed as it arrives.
@@ -122,5 +94,5 @@ export async function printPageOrStream<T extends object>(
   if (page.page === undefined && page.limit === undefined) return ctx.printList(source.stream(), what.list, columns);
   const { items, total } = await source.page(page);
   await ctx.printList(items, what.list, columns);
-  if (total !== undefined) printNote(`${plural(total, what.unit)} in all`);
+  if (total !== undefined) ctx.out.note(`${plural(total, what.unit)} in all`);
 }

@@ -101,3 +101,6 @@ export function wrap(text: string, width: number): string[] {
 
 /** 1234567 → `1,234,567`. */
 export const groupDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** `1 message`, `2 messages`. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

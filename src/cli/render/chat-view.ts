@@ -2,8 +2,8 @@
 // whenever it changes, then one block per message: time, role, content wrapped to the width,
 // and the tools it used and its rating. Colour through chalk, only when colour is on.
 import chalk from 'chalk';
-import type { ChatMessage } from '../client/index.js';
-import { millis } from './date-bounds.js';
+import type { ChatMessage } from '../../client/index.js';
+import { millis } from '../date-bounds.js';
 import { displayWidth, padEnd, sanitize, truncate, wrap } from './text.js';
 
 const pad2 = (n: number) => String(n).padStart(2, '0');

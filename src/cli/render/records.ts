@@ -1,8 +1,9 @@
-// Record output in five formats (table, json, ndjson, csv, yaml), streamed where the format allows,
-// with backpressure; plus the error and note lines on stderr.
-import chalk, { chalkStderr } from 'chalk';
-import { ensureColor, isStdoutTty, stderrColor, stdoutColor, stdoutColumns } from './color.js';
-import { EXIT, UsageError, exitCodeOf } from './exit.js';
+// Records in five formats (table, json, ndjson, csv, yaml), streamed where the format allows, with
+// backpressure. A new format is a sink here and a name in FORMATS.
+import chalk from 'chalk';
+import { ensureColor, isStdoutTty, stdoutColor, stdoutColumns } from '../color.js';
+import { UsageError } from '../core/errors.js';
+import { displayWidth, sanitize } from './text.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -192,34 +193,15 @@ export function localDate(iso: string): string {
   return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
-/** One line, no control characters: data never moves the cursor or recolours the terminal. */
-function oneLine(s: string): string {
-  return s.replace(/\r\n|[\r\n\t]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
-}
-
 function tableCell(key: string, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') {
     if (isDateKey(key) && ISO_DATE.test(value)) return localDate(value);
-    return oneLine(value);
+    return sanitize(value);
   }
   if (value instanceof Date) return localDate(value.toISOString());
-  if (typeof value === 'object') return oneLine(JSON.stringify(value));
+  if (typeof value === 'object') return sanitize(JSON.stringify(value));
   return String(value);
-}
-
-function textWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    // East Asian wide ranges and emoji: two cells (good enough to share the width out).
-    w += (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
-      (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-      (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd)
-      ? 2
-      : 1;
-  }
-  return w;
 }
 
 const MIN_COL = 5; // 3 characters plus the padding
@@ -272,8 +254,8 @@ async function renderTable(
   if (isTty(out)) {
     const natural: number[] = [];
     for (let c = 0; c < ncols; c++) {
-      let w = head ? textWidth(head[c]!) : 0;
-      for (const row of rows) w = Math.max(w, textWidth(row[c] ?? ''));
+      let w = head ? displayWidth(head[c]!) : 0;
+      for (const row of rows) w = Math.max(w, displayWidth(row[c] ?? ''));
       natural.push(w + 2);
     }
     const width = opts.width ?? (typeof out.columns === 'number' && out.columns > 0 ? out.columns : stdoutColumns());
@@ -444,54 +426,4 @@ export async function writeRecords(
   }
   await sink.end(count);
   return count;
-}
-
-// ---------------------------------------------------------------- stderr
-
-function clean(msg: string): string {
-  return msg.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '').trim();
-}
-
-/**
- * Reports an error on stderr: `chatflow: <message>` (red with colour), or with a json format
- * `{"error":{"message":...,"exitCode":N}}`; the stack only with `debug`. Ctrl-C in a prompt prints
- * nothing. Returns the exit code for the error.
- */
-export function printError(
-  err: unknown,
-  opts: { format?: Format; debug?: boolean } = {},
-  errOut: NodeJS.WritableStream = process.stderr,
-): number {
-  const exitCode = exitCodeOf(err);
-  const name = (err as { name?: unknown } | null)?.name;
-  if (exitCode === EXIT.interrupted && (name === 'Interrupted' || name === 'ExitPromptError')) return exitCode;
-  const message = clean(err instanceof Error ? err.message : String(err)) || 'unknown error';
-  const stack = opts.debug && err instanceof Error && err.stack ? err.stack : undefined;
-  if (opts.format === 'json' || opts.format === 'ndjson') {
-    const body: { message: string; exitCode: number; stack?: string } = { message, exitCode };
-    if (stack) body.stack = stack;
-    errOut.write(`${JSON.stringify({ error: body })}\n`);
-    return exitCode;
-  }
-  const color = stderrColor();
-  const line = `chatflow: ${message}`;
-  errOut.write(`${color ? chalkStderr.red(line) : line}\n`);
-  if (stack) {
-    let text = stack;
-    let cause = (err as Error).cause;
-    for (let i = 0; cause instanceof Error && i < 5; i++, cause = cause.cause) text += `\nCaused by: ${cause.stack ?? cause.message}`;
-    errOut.write(`${color ? chalkStderr.dim(text) : text}\n`);
-  }
-  return exitCode;
-}
-
-/** A note on stderr (dim with colour): progress, hints. */
-export function printNote(msg: string, errOut: NodeJS.WritableStream = process.stderr): void {
-  errOut.write(`${stderrColor() ? chalkStderr.dim(msg) : msg}\n`);
-}
-
-/** A warning on stderr (yellow with colour): `chatflow: warning: <msg>`. */
-export function printWarning(msg: string, errOut: NodeJS.WritableStream = process.stderr): void {
-  const line = `chatflow: warning: ${msg}`;
-  errOut.write(`${stderrColor() ? chalkStderr.yellow(line) : line}\n`);
 }

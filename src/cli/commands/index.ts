@@ -1,0 +1,34 @@
+// Every command, in the order `chatflow --help` lists them. A new command is a definition in
+// this folder, added here, and a handler in ../handlers/.
+import type { CommandDef } from '../core/command.js';
+import { api } from './api.js';
+import { assistants } from './assistants.js';
+import { complete, completion } from './completion.js';
+import { config, login } from './config.js';
+import { demo } from './demo.js';
+import { exportCommand } from './export.js';
+import { feedback } from './feedback.js';
+import { importCommand } from './import.js';
+import { messages } from './messages.js';
+import { serve } from './serve.js';
+import { stats } from './stats.js';
+import { upsertHistory } from './upsert-history.js';
+import { variables } from './variables.js';
+
+export const COMMANDS: CommandDef[] = [
+  variables,
+  feedback,
+  assistants,
+  messages,
+  upsertHistory,
+  stats,
+  api,
+  config,
+  login,
+  demo,
+  exportCommand,
+  importCommand,
+  serve,
+  completion,
+  complete,
+];

@@ -1,0 +1,86 @@
+// The file cache of live completion values: one JSON file per server and kind, for CACHE_TTL_MS,
+// dropped when the config file it depended on changes or a command changes data.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { validateUrl } from '../config.js';
+import type { Candidate, LiveKind } from '../core/values.js';
+import type { ConnectionFlags } from './walk.js';
+
+/** How long a cached list is used. */
+export const CACHE_TTL_MS = 60_000;
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'chatflow');
+}
+
+export interface CacheEntry {
+  v: 1;
+  key: string;
+  at: number;
+  /** The config file the answer depended on (a profile's URL, or none: embedded), and its mtime. */
+  config?: { path: string; mtimeMs: number | null };
+  items: Candidate[];
+}
+
+/**
+ * Which server the words and environment point to, worked out without reading the config file
+ * (conf costs more than the whole cached answer): the URL from --url or CHATFLOW_URL; else the
+ * profile selector, whose cache entry also records the config file's mtime.
+ */
+export function serverKey(conn: ConnectionFlags, env: NodeJS.ProcessEnv): { key: string; viaConfig: boolean } {
+  const url = conn.url || env.CHATFLOW_URL;
+  if (url) return { key: `url ${validateUrl(url)}`, viaConfig: false };
+  const profile = conn.profile || env.CHATFLOW_PROFILE || '';
+  // Embedded: the database follows these variables; the config directory can be moved too.
+  const where = [env.CHATFLOW_CONFIG_DIR, env.XDG_CONFIG_HOME, env.CHATFLOW_DB, env.XDG_DATA_HOME, homedir()].map((s) => s ?? '').join('|');
+  return { key: `profile ${profile} ${where}`, viaConfig: true };
+}
+
+/** Drops every cached live list (of every server: the cache only saves a request). */
+export function forgetLiveValues(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = cacheDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith('complete-') && name.endsWith('.json')) rmSync(join(dir, name), { force: true });
+}
+
+export function cacheFile(key: string, kind: LiveKind, env: NodeJS.ProcessEnv): string {
+  const hash = createHash('sha256').update(`${key}\n${kind}`).digest('hex').slice(0, 24);
+  return join(cacheDir(env), `complete-${kind}-${hash}.json`);
+}
+
+export const mtimeOf = (path: string): number | null => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+};
+
+export function readCache(file: string, key: string, now: number): Candidate[] | undefined {
+  try {
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as CacheEntry;
+    if (entry.v !== 1 || entry.key !== key || !Array.isArray(entry.items)) return undefined;
+    if (!(now - entry.at >= 0 && now - entry.at < CACHE_TTL_MS)) return undefined;
+    if (entry.config && mtimeOf(entry.config.path) !== entry.config.mtimeMs) return undefined;
+    return entry.items;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCache(file: string, entry: CacheEntry): void {
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // no cache: the next completion asks the server again
+  }
+}

@@ -1,0 +1,49 @@
+// The refresher: a detached `chatflow __complete --refresh -- <words>` that fills the cache when
+// the answer needs the embedded service, which takes longer to start than TAB may wait.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Candidate } from '../core/values.js';
+import { mtimeOf, readCache } from './cache.js';
+
+/** The refresher's own limit. */
+export const REFRESH_DEADLINE_MS = 20_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Starts the refresher unless one started less than REFRESH_DEADLINE_MS ago (its lock file). */
+export function startRefresher(file: string, spawnRefresh: () => void): void {
+  const lock = `${file}.lock`;
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const age = Date.now() - (mtimeOf(lock) ?? 0);
+    if (age < REFRESH_DEADLINE_MS) return;
+    writeFileSync(lock, String(process.pid), { mode: 0o600 });
+    spawnRefresh();
+  } catch {
+    // no refresher: no ids this time
+  }
+}
+
+export async function waitForCache(file: string, key: string, until: number): Promise<Candidate[]> {
+  while (performance.now() < until) {
+    await sleep(40);
+    const items = readCache(file, key, Date.now());
+    if (items) return items;
+  }
+  return [];
+}
+
+
+/** `chatflow __complete --refresh -- <words>`, detached: it outlives this process. */
+export function spawnRefresher(words: string[]): void {
+  const script = process.argv[1];
+  if (!script) return;
+  const child = spawn(process.execPath, [...process.execArgv, script, '__complete', '--refresh', '--', ...words], {
+    detached: true,
+    stdio: 'ignore',
+    env: process.env,
+  });
+  child.on('error', () => undefined);
+  child.unref();
+}

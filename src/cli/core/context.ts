@@ -1,0 +1,71 @@
+// What a handler gets besides its arguments and flags: the run's Output, and a client for the
+// chosen server (made on first use, through core/connection.ts), released when the run ends.
+import type { ChatflowClient } from '../../client/index.js';
+import { openSession, resolveConnection, timeoutMs, warnIfKeyFileReadable, type Connection, type Session } from './connection.js';
+import type { Output, PrintOptions } from './output.js';
+
+/** The flags every run may carry (program-level and the command's own, nearest winning). */
+export interface GlobalFlags {
+  url?: string;
+  apiKey?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  fields?: string;
+  quiet?: boolean;
+  color?: boolean;
+  debug?: boolean;
+  timeout?: string;
+  input?: boolean;
+}
+
+export class Context {
+  private session?: Promise<Session>;
+
+  constructor(
+    readonly flags: GlobalFlags,
+    readonly out: Output,
+  ) {}
+
+  timeoutMs(): number {
+    return timeoutMs(this.flags.timeout);
+  }
+
+  /** The server the flags, environment and profile point to (flag > env > profile > embedded). */
+  connection(): Promise<Connection> {
+    return resolveConnection({ flagUrl: this.flags.url, flagApiKey: this.flags.apiKey, flagProfile: this.flags.profile });
+  }
+
+  /** `bulk`: long work (export, import), for which an embedded service gets a thread of its own. */
+  async client(opts: { bulk?: boolean } = {}): Promise<ChatflowClient> {
+    return (await (this.session ??= this.open(opts.bulk === true))).client;
+  }
+
+  /** Whether the client talks to the embedded service (known once `client()` has answered). */
+  async usesEmbedded(): Promise<boolean> {
+    return this.session ? (await this.session).embedded : false;
+  }
+
+  private async open(bulk: boolean): Promise<Session> {
+    const ms = this.timeoutMs();
+    const conn = await this.connection();
+    if (conn.apiKeySource === 'profile') await warnIfKeyFileReadable((w) => this.out.warn(w));
+    return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, bulk });
+  }
+
+  print(records: AsyncIterable<object> | Iterable<object> | object, opts?: PrintOptions): Promise<number> {
+    return this.out.print(records, opts);
+  }
+
+  printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: string[]): Promise<void> {
+    return this.out.printList(records, what, columns);
+  }
+
+  async close(): Promise<void> {
+    const session = this.session ? await this.session.catch(() => undefined) : undefined;
+    if (!session) return;
+    await session.close();
+    // The ids TAB offers may be gone, or new: the next completion asks the server again.
+    if (session.client.changedData) (await import('../completion/cache.js')).forgetLiveValues();
+  }
+}

@@ -1,0 +1,42 @@
+// Flags many commands share. Program-level flags are positional (given before the subcommand),
+// so each command that talks to a server also carries them itself: `chatflow variables list -o
+// json --url …` reads naturally, and `serve --api-key` can mean the keys it accepts.
+import { FORMATS } from '../render/records.js';
+import type { FlagDef } from './command.js';
+import { choices, PROFILES } from './values.js';
+
+export const GENERAL: FlagDef[] = [
+  { flags: '--debug', help: 'log each request (and stack traces) to stderr; keys are redacted' },
+  { flags: '--no-color', help: 'no colour (also NO_COLOR or TERM=dumb)' },
+  { flags: '--no-input', help: 'never prompt; fail with exit 2 when a value is missing' },
+];
+
+export const TIMEOUT: FlagDef = { flags: '--timeout <seconds>', help: 'request timeout (default 30)' };
+
+export const CONNECTION: FlagDef[] = [
+  { flags: '--url <url>', help: 'server URL, e.g. http://host:3000 (env CHATFLOW_URL)' },
+  { flags: '--api-key <key>', help: 'API key (env CHATFLOW_API_KEY)' },
+  { flags: '--profile <name>', help: 'configuration profile (env CHATFLOW_PROFILE)', values: PROFILES },
+  TIMEOUT,
+];
+
+export const OUTPUT: FlagDef[] = [
+  { flags: '-o, --output <format>', help: 'output format (default: table on a terminal, else json)', values: choices(FORMATS) },
+  { flags: '--json', help: 'same as -o json' },
+  { flags: '--fields <list>', help: 'columns or keys to show, comma-separated (dots reach nested keys)' },
+  { flags: '-q, --quiet', help: 'ids only, one a line' },
+];
+
+/** A command that reads or writes data on a server. */
+export const DATA: FlagDef[] = [...CONNECTION, ...OUTPUT, ...GENERAL];
+
+export const PAGE: FlagDef[] = [
+  { flags: '--page <n>', help: 'page number, from 1 (the total goes to stderr)' },
+  { flags: '--limit <n>', help: 'page size, at most 1000' },
+];
+
+export const DRY_RUN: FlagDef = { flags: '--dry-run', help: 'print the request that would be sent, and send nothing' };
+export const YES: FlagDef = { flags: '-y, --yes', help: 'do not ask for confirmation' };
+
+/** `-y, --yes` (destructive changes) and `--dry-run`, for a command that changes data. */
+export const mutation = (opts: { destructive?: boolean } = {}): FlagDef[] => (opts.destructive ? [YES, DRY_RUN] : [DRY_RUN]);

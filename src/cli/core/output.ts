@@ -1,0 +1,135 @@
+// One Output per run: it decides the format once (flag, else the profile's default, else table
+// on a terminal and json when piped), and owns stdout (records, raw text) and stderr (notes,
+// warnings, the error line). Commands print only through it.
+import { chalkStderr } from 'chalk';
+import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js';
+import { resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
+import { EXIT, exitCodeOf, messageOf } from './errors.js';
+
+export interface OutputFlags {
+  output?: string;
+  json?: boolean;
+  fields?: string;
+  quiet?: boolean;
+  debug?: boolean;
+  /** commander's `--no-color`: false when given. */
+  color?: boolean;
+}
+
+export interface PrintOptions {
+  /** Another format than the run's (tail prints ndjson for json when following). */
+  format?: Format;
+  columns?: string[];
+  single?: boolean;
+  idField?: string;
+}
+
+function clean(msg: string): string {
+  // Control characters of a message (a server's text) would move the cursor: drop them.
+  return msg.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '').trim();
+}
+
+/**
+ * Reports an error on `errOut`: `chatflow: <message>` (red with colour), or with a json format
+ * `{"error":{"message":...,"exitCode":N}}`; the stack only with `debug`. Ctrl-C in a prompt prints
+ * nothing. Returns the exit code for the error.
+ */
+export function printError(err: unknown, opts: { format?: Format; debug?: boolean } = {}, errOut: NodeJS.WritableStream = process.stderr): number {
+  const exitCode = exitCodeOf(err);
+  if (exitCode === EXIT.interrupted) return exitCode;
+  const message = clean(messageOf(err)) || 'unknown error';
+  const stack = opts.debug && err instanceof Error && err.stack ? err.stack : undefined;
+  if (opts.format === 'json' || opts.format === 'ndjson') {
+    const body: { message: string; exitCode: number; stack?: string } = { message, exitCode };
+    if (stack) body.stack = stack;
+    errOut.write(`${JSON.stringify({ error: body })}\n`);
+    return exitCode;
+  }
+  const color = stderrColor();
+  const line = `chatflow: ${message}`;
+  errOut.write(`${color ? chalkStderr.red(line) : line}\n`);
+  if (stack) {
+    let text = stack;
+    let cause = (err as Error).cause;
+    for (let i = 0; cause instanceof Error && i < 5; i++, cause = cause.cause) text += `\nCaused by: ${cause.stack ?? cause.message}`;
+    errOut.write(`${color ? chalkStderr.dim(text) : text}\n`);
+  }
+  return exitCode;
+}
+
+export class Output {
+  /** The format records are printed in. */
+  readonly format: Format;
+  /** The format asked for (flag or profile), not guessed from the terminal: errors follow it. */
+  readonly chosen: Format | undefined;
+  readonly debug: boolean;
+  private readonly fields: string[] | undefined;
+  private readonly quiet: boolean;
+
+  constructor(
+    flags: OutputFlags,
+    profileDefault?: string,
+    readonly stdout: Out = process.stdout,
+    readonly stderr: NodeJS.WritableStream = process.stderr,
+  ) {
+    setupColor({ noColor: flags.color === false });
+    this.debug = flags.debug === true;
+    this.fields = flags.fields?.split(',').map((f) => f.trim()).filter(Boolean);
+    this.quiet = flags.quiet === true;
+    const explicit = flags.output || flags.json ? flags : profileDefault ? { output: profileDefault } : undefined;
+    // A bad -o value is a usage error; a bad profile default must not make errors unreadable.
+    this.chosen = explicit ? resolveFormat(explicit) : undefined;
+    this.format = this.chosen ?? resolveFormat({});
+  }
+
+  /** Whether stdout / stderr are coloured. */
+  get color(): boolean {
+    return stdoutColor();
+  }
+
+  get stderrColor(): boolean {
+    return stderrColor();
+  }
+
+  /** The terminal's width, for drawn views. */
+  get columns(): number {
+    return stdoutColumns();
+  }
+
+  /** Writes records (or one record) in the format; answers how many. */
+  print(records: AsyncIterable<object> | Iterable<object> | object, opts: PrintOptions = {}): Promise<number> {
+    return writeRecords(records as RecordSource | Rec, { format: this.format, fields: this.fields, quiet: this.quiet, ...opts }, this.stdout);
+  }
+
+  /** A list: the records, or `No <things> found.` on stderr when there are none. */
+  async printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: string[]): Promise<void> {
+    const n = await this.print(records, { columns });
+    if (n === 0) this.note(`No ${what} found.`);
+  }
+
+  /** Text as it is on stdout (a raw answer, a script, a drawn view). */
+  write(text: string): void {
+    this.stdout.write(text);
+  }
+
+  /** A note on stderr (dim with colour): progress, hints. */
+  note(msg: string): void {
+    this.stderr.write(`${stderrColor() ? chalkStderr.dim(msg) : msg}\n`);
+  }
+
+  /** A warning on stderr (yellow with colour): `chatflow: warning: <msg>`. */
+  warn(msg: string): void {
+    const line = `chatflow: warning: ${msg}`;
+    this.stderr.write(`${stderrColor() ? chalkStderr.yellow(line) : line}\n`);
+  }
+
+  /** `--debug` lines (requests, the embedded service), on stderr. */
+  readonly trace = (line: string): void => {
+    if (this.debug) this.note(`debug: ${line}`);
+  };
+
+  /** The error, in the chosen format; answers its exit code. */
+  error(err: unknown): number {
+    return printError(err, { format: this.chosen, debug: this.debug }, this.stderr);
+  }
+}

@@ -1,0 +1,93 @@
+// `chatflow assistants` handlers.
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { askText, requireValue } from '../prompts.js';
+import { plural } from '../render/text.js';
+import { confirmOrRefuse, pageFlags, parseNumber, printDryRun, readJsonFile } from './common.js';
+
+const COLUMNS = ['id', 'details.name', 'details.model', 'type', 'updatedDate'];
+
+interface BodyFlags {
+  name?: string;
+  description?: string;
+  model?: string;
+  instructions?: string;
+  temperature?: string;
+  topP?: string;
+  tool?: string[];
+  credential?: string;
+  iconSrc?: string;
+  type?: string;
+  file?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+/** The body from --file (if any) with the flags laid over it; `details` fields are merged. */
+async function assistantBody(opts: BodyFlags): Promise<Record<string, unknown>> {
+  const base = opts.file ? await readJsonFile(opts.file) : {};
+  const baseDetails = typeof base.details === 'string' ? (JSON.parse(base.details) as object) : ((base.details as object | undefined) ?? {});
+  const details = {
+    ...baseDetails,
+    ...defined({
+      name: opts.name,
+      description: opts.description,
+      model: opts.model,
+      instructions: opts.instructions,
+      temperature: parseNumber('--temperature', opts.temperature, { min: 0, max: 2 }),
+      top_p: parseNumber('--top-p', opts.topP, { min: 0, max: 1 }),
+      tools: opts.tool,
+    }),
+  };
+  return defined({
+    ...base,
+    details: Object.keys(details).length ? details : undefined,
+    credential: opts.credential ?? base.credential,
+    iconSrc: opts.iconSrc ?? base.iconSrc,
+    type: opts.type ?? base.type,
+  });
+}
+
+export async function list(ctx: Context, opts: { type?: string; page?: string; limit?: string }): Promise<void> {
+  const { items, total } = await (await ctx.client()).assistants.list({ type: opts.type as never, ...pageFlags(opts) });
+  await ctx.printList(items, 'assistants', COLUMNS);
+  if (total !== undefined) ctx.out.note(`${plural(total, 'assistant')} in all`);
+}
+
+export async function get(ctx: Context, id: string): Promise<void> {
+  await ctx.print(await (await ctx.client()).assistants.get(id), { single: true });
+}
+
+export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
+  const body = await assistantBody(opts);
+  const details = (body.details ?? {}) as Record<string, unknown>;
+  details.name = await requireValue('name', details.name as string | undefined, { prompt: () => askText('Assistant name') });
+  body.details = details;
+  if (opts.dryRun) return printDryRun(ctx, 'POST', '/assistants', { body });
+  await ctx.print(await (await ctx.client()).assistants.create(body as never), { single: true });
+}
+
+export async function update(ctx: Context, id: string, opts: BodyFlags): Promise<void> {
+  const body = await assistantBody(opts);
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give a field flag or --file');
+  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
+  const client = await ctx.client();
+  // Flowise replaces `details` whole (and refuses one without a name): send the merged object.
+  if (body.details !== undefined) body.details = { ...(await client.assistants.get(id)).details, ...(body.details as object) };
+  await ctx.print(await client.assistants.update(id, body as never), { single: true });
+}
+
+export async function remove(ctx: Context, ids: string[], opts: BodyFlags): Promise<void> {
+  if (opts.dryRun) {
+    for (const id of ids) await printDryRun(ctx, 'DELETE', `/assistants/${id}`);
+    return;
+  }
+  await confirmOrRefuse(`Delete ${plural(ids.length, 'assistant')} (${ids.join(', ')})?`, opts.yes);
+  const client = await ctx.client();
+  for (const id of ids) {
+    await client.assistants.delete(id);
+    ctx.out.note(`deleted assistant ${id}`);
+  }
+}

@@ -1,0 +1,34 @@
+// `chatflow completion <shell>` and `chatflow __complete` handlers.
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Shell } from '../commands/completion.js';
+import { complete, formatCandidates } from '../completion/complete.js';
+import { spawnRefresher } from '../completion/refresher.js';
+import type { Context } from '../core/context.js';
+
+/** The script for a shell, from completions/ at the package root. */
+function completionScript(shell: Shell): Promise<string> {
+  return readFile(new URL(`${PACKAGE_ROOT}completions/chatflow.${shell}`, import.meta.url), 'utf8');
+}
+
+/** From this module to the package root: dist/cli/handlers (tsc) or dist/cli (the bundle). */
+const PACKAGE_ROOT = import.meta.url.includes('/handlers/') ? '../../../' : '../../';
+
+export async function script(ctx: Context, shell: Shell): Promise<void> {
+  ctx.out.write(await completionScript(shell));
+}
+
+export async function candidates(program: Command, words: string[] | undefined, opts: { refresh?: boolean }): Promise<void> {
+  let out = '';
+  try {
+    const given = words ?? [];
+    out = formatCandidates(await complete(program, given, { liveControl: { refresh: opts.refresh, spawnRefresh: () => spawnRefresher(given) } }));
+    if (opts.refresh) out = '';
+  } catch {
+    out = '';
+  }
+  process.stdout.on('error', () => process.exit(0));
+  if (out) await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
+  // Do not wait for a server that did not answer, or an embedded service still starting.
+  process.exit(0);
+}

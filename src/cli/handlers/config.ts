@@ -1,0 +1,75 @@
+// `chatflow config` and `chatflow login` handlers.
+import { CONFIG_KEYS, checkPermissions, configPath, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
+import { openSession } from '../core/connection.js';
+import type { Context } from '../core/context.js';
+import { EXIT, UserError } from '../core/errors.js';
+import { askSecret, askText, requireValue } from '../prompts.js';
+
+async function warnIfReadable(ctx: Context): Promise<void> {
+  const warning = await checkPermissions();
+  if (warning) ctx.out.warn(warning);
+}
+
+export async function set(ctx: Context, key: string, value: string, opts: { profile?: string }): Promise<void> {
+  const profile = (await getProfile(opts.profile)).name;
+  const shown = await setValue(profile, key, value);
+  ctx.out.note(`${profile}: ${key} = ${shown}`);
+}
+
+export async function get(ctx: Context, key: string, opts: { profile?: string }): Promise<void> {
+  if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UserError(`unknown key "${key}": use one of ${CONFIG_KEYS.join(', ')}`);
+  const p = await getProfile(opts.profile);
+  const value = key === 'url' ? p.url : key === 'output' ? p.output : p.apiKey && maskKey(p.apiKey);
+  if (value === undefined) throw new UserError(`${key} is not set in profile ${p.name}`, EXIT.notFound);
+  ctx.out.write(`${value}\n`);
+}
+
+export async function unset(ctx: Context, key: string, opts: { profile?: string }): Promise<void> {
+  const p = await getProfile(opts.profile);
+  ctx.out.note((await unsetValue(p.name, key)) ? `${p.name}: ${key} removed` : `${p.name}: ${key} was not set`);
+}
+
+export async function list(ctx: Context): Promise<void> {
+  await warnIfReadable(ctx);
+  await ctx.printList(await listProfiles(), 'profiles', ['name', 'current', 'url', 'apiKey', 'output']);
+}
+
+export async function use(ctx: Context, name: string): Promise<void> {
+  await useProfile(name);
+  ctx.out.note(`now using profile ${name}`);
+}
+
+export async function path(ctx: Context): Promise<void> {
+  ctx.out.write(`${await configPath()}\n`);
+}
+
+function safeUrl(v: string): boolean {
+  try {
+    validateUrl(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function login(ctx: Context, opts: { url?: string; apiKey?: string; profile?: string }): Promise<void> {
+  const profile = (await getProfile(opts.profile)).name;
+  const url = validateUrl(
+    await requireValue('url', opts.url, {
+      prompt: () => askText('Server URL', { default: 'http://localhost:3000', validate: (v) => (safeUrl(v) ? true : 'an http(s) URL') }),
+    }),
+  );
+  const apiKey = await requireValue('api-key', opts.apiKey, { prompt: () => askSecret('API key') });
+  const session = await openSession({ url, apiKey }, { timeoutMs: ctx.timeoutMs(), retries: 0 });
+  try {
+    // Variables need a key on both our service and Flowise; ping would not check it.
+    await session.client.variables.list({ page: 1, limit: 1 });
+  } finally {
+    await session.close();
+  }
+  // Checked before saving, which makes the file 0600: a key already in it may have been read.
+  await warnIfReadable(ctx);
+  await setValue(profile, 'url', url);
+  await setValue(profile, 'api-key', apiKey);
+  ctx.out.note(`logged in to ${url} as profile ${profile} (key ${maskKey(apiKey)})`);
+}

@@ -1,0 +1,43 @@
+// `chatflow demo` handler: fills a server (the embedded database by default) with sample data so
+// every command can be tried at once; `--messages N` makes large data sets for benchmarks.
+import { ChatflowError } from '../../client/index.js';
+import type { Context } from '../core/context.js';
+import { DEMO_ASSISTANTS, DEMO_CHATFLOWS, DEMO_VARIABLES, demoMessages, demoRatings, demoUpserts } from '../demo-data.js';
+import { plural } from '../render/text.js';
+import { parseNumber } from './common.js';
+
+export async function demo(ctx: Context, opts: { messages: string }): Promise<void> {
+  const count = parseNumber('--messages', opts.messages, { integer: true, min: 0, max: 100_000_000 }) ?? 120;
+  const client = await ctx.client();
+  const end = Date.parse('2026-11-01T00:00:00.000Z');
+
+  const names = new Set<string>();
+  for await (const v of client.variables.stream()) names.add(v.name);
+  for (const v of DEMO_VARIABLES) if (!names.has(v.name)) await client.variables.create(v);
+  const assistants = new Set((await client.assistants.list()).items.map((a) => a.details.name));
+  for (const a of DEMO_ASSISTANTS) if (!assistants.has(a.details.name)) await client.assistants.create(a);
+
+  let added = 0;
+  let rated = 0;
+  for (const [i, chatflowId] of DEMO_CHATFLOWS.entries()) {
+    const n = i === 0 ? count : 60;
+    for (const batch of demoMessages(chatflowId, n, end)) {
+      added += (await client.messages.ingest(chatflowId, batch)).affected;
+      if (n > 50_000) ctx.out.note(`${chatflowId}: ${batch[batch.length - 1]!.id}`);
+    }
+    for (const r of demoRatings(chatflowId, n)) {
+      try {
+        await client.feedback.create(r);
+        rated++;
+      } catch (err) {
+        // Already rated by an earlier run.
+        if (!(err instanceof ChatflowError && err.status === 409)) throw err;
+      }
+    }
+    await client.upsertHistory.ingest(chatflowId, demoUpserts(chatflowId, end));
+  }
+  ctx.out.note(
+    `demo data ready: ${plural(added, 'new message')}, ${plural(rated, 'new rating')} in ${DEMO_CHATFLOWS.join(', ')}; ` +
+      `try: chatflow messages list ${DEMO_CHATFLOWS[0]}`,
+  );
+}

@@ -1,0 +1,60 @@
+// `chatflow feedback` handlers.
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { rating } from '../core/values.js';
+import { askText, requireValue, select } from '../prompts.js';
+import { bodyFrom, printDryRun, printPageOrStream } from './common.js';
+
+const COLUMNS = ['id', 'messageId', 'chatId', 'rating', 'content', 'createdDate'];
+
+interface ListFlags {
+  chatId?: string;
+  sortOrder?: 'asc' | 'desc';
+  order?: 'asc' | 'desc';
+  startDate?: string;
+  endDate?: string;
+  page?: string;
+  limit?: string;
+}
+
+interface BodyFlags {
+  messageId?: string;
+  rating?: string;
+  content?: string;
+  chatId?: string;
+  chatflowid?: string;
+  file?: string;
+  dryRun?: boolean;
+}
+
+export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
+  const client = await ctx.client();
+  const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, startDate: opts.startDate, endDate: opts.endDate };
+  await printPageOrStream(
+    ctx,
+    opts,
+    { page: (page) => client.feedback.list(chatflowId, { ...query, ...page }), stream: () => client.feedback.stream(chatflowId, query) },
+    { list: 'feedback', unit: 'rating' },
+    COLUMNS,
+  );
+}
+
+export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
+  const body = await bodyFrom(opts.file, { messageId: opts.messageId, rating: opts.rating, content: opts.content, chatId: opts.chatId, chatflowid: opts.chatflowid });
+  body.messageId = await requireValue('message-id', body.messageId as string | undefined, { prompt: () => askText('Message id') });
+  body.rating = rating(
+    await requireValue('rating', body.rating as string | undefined, {
+      prompt: () => select('Rating', [{ name: 'thumbs up', value: 'THUMBS_UP' }, { name: 'thumbs down', value: 'THUMBS_DOWN' }]),
+    }),
+    '--rating',
+  );
+  if (opts.dryRun) return printDryRun(ctx, 'POST', '/feedback', { body });
+  await ctx.print(await (await ctx.client()).feedback.create(body as never), { single: true });
+}
+
+export async function update(ctx: Context, id: string, opts: BodyFlags): Promise<void> {
+  const body = await bodyFrom(opts.file, { rating: opts.rating, content: opts.content });
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --rating, --content or --file');
+  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/feedback/${id}`, { body });
+  await ctx.print(await (await ctx.client()).feedback.update(id, body), { single: true });
+}

@@ -1,0 +1,312 @@
+// `chatflow import` handler: the lines of an export (../transfer.ts) into our service, through its ingest
+// routes, in batches that are each one transaction. Ids and dates are kept and existing ids are
+// skipped, so an import can be run again. A bad line stops the import before anything of its
+// batch is sent (`--continue-on-error` skips it instead); the file is read as it goes, never whole.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { ChatflowError, DEFAULT_BATCH, type ChatflowClient } from '../../client/index.js';
+import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { createProgress, type Progress } from '../progress.js';
+import { plural } from '../render/text.js';
+import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../transfer.js';
+
+interface ImportFlags {
+  dryRun?: boolean;
+  continueOnError?: boolean;
+  resources?: string;
+  progress?: boolean;
+}
+
+type Data = Record<string, unknown>;
+
+interface Line {
+  resource: Resource;
+  chatflowid: string | undefined;
+  data: Data;
+}
+
+interface Batch {
+  resource: Resource;
+  chatflowid: string | undefined;
+  items: Data[];
+  /** The line number of each item. */
+  lines: number[];
+  bytes: number;
+}
+
+/** Batches sent at once (each is its own transaction: their order within one resource does not matter). */
+const MAX_IN_FLIGHT = 2;
+/** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
+const MAX_REPORTED = 100;
+
+const isObject = (v: unknown): v is Data => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
+const TAG_LIST = 'variable, assistant, message, feedback or upsert-history';
+
+/** The record a line holds, or why it cannot be imported. */
+export function parseLine(text: string): Line | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return `not valid JSON (${(err as Error).message})`;
+  }
+  if (!isObject(value)) return 'not a JSON object';
+  const tag = value.resource;
+  const resource = typeof tag === 'string' ? (RESOURCE_OF_TAG.get(tag) ?? (RESOURCES.find((r) => r === tag))) : undefined;
+  if (!resource) return tag === undefined ? `no "resource" (one of ${TAG_LIST})` : `unknown resource ${JSON.stringify(tag)}: expected ${TAG_LIST}`;
+  const data = value.data;
+  if (!isObject(data)) return '"data" must be an object';
+  if (!isText(data.id)) return 'data.id is missing: records are imported with their ids';
+  let chatflowid: string | undefined;
+  if (PER_CHATFLOW.has(resource)) {
+    const given = value.chatflowid ?? data.chatflowid;
+    if (given !== undefined && !isText(given)) return '"chatflowid" must be a non-empty string';
+    chatflowid = given;
+    if (chatflowid === undefined && resource !== 'feedback') return `a ${tag} line needs "chatflowid"`;
+  }
+  switch (resource) {
+    case 'variables':
+      if (!isText(data.name)) return 'data.name must be a non-empty string';
+      break;
+    case 'assistants':
+      if (!isObject(data.details) || !isText(data.details.name)) return 'data.details must be an object with a name';
+      break;
+    case 'messages':
+      if (!(MESSAGE_ROLES as readonly unknown[]).includes(data.role)) return `data.role must be ${MESSAGE_ROLES.join(' or ')}`;
+      break;
+    case 'feedback':
+      if (!isText(data.messageId)) return 'data.messageId must be a non-empty string';
+      if (!(RATINGS as readonly unknown[]).includes(data.rating)) return `data.rating must be ${RATINGS.join(' or ')}`;
+      break;
+    case 'upsert-history':
+      break;
+  }
+  return { resource, chatflowid, data };
+}
+
+/** The file's lines, a chunk at a time, with the bytes read so far (for progress). */
+async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<{ lines: string[]; bytes: number }> {
+  let rest: Buffer | undefined;
+  let bytes = 0;
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const lines: string[] = [];
+    let start = 0;
+    let nl: number;
+    // A newline byte never occurs inside a UTF-8 sequence: splitting bytes is safe.
+    while ((nl = buf.indexOf(10, start)) >= 0) {
+      lines.push(buf.toString('utf8', start, nl > start && buf[nl - 1] === 13 ? nl - 1 : nl));
+      start = nl + 1;
+    }
+    rest = start < buf.length ? buf.subarray(start) : undefined;
+    yield { lines, bytes };
+  }
+  if (rest) yield { lines: [rest.toString('utf8')], bytes };
+}
+
+function send(client: ChatflowClient, batch: Batch): Promise<{ affected: number }> {
+  const { items, chatflowid } = batch;
+  switch (batch.resource) {
+    case 'variables':
+      return client.variables.ingest(items as never);
+    case 'assistants':
+      return client.assistants.ingest(items as never);
+    case 'messages':
+      return client.messages.ingest(chatflowid!, items as never);
+    case 'feedback':
+      return client.feedback.ingest(items as never);
+    case 'upsert-history':
+      return client.upsertHistory.ingest(chatflowid!, items as never);
+  }
+}
+
+/** A batch the server refused as invalid (the whole batch is one transaction: nothing was written). */
+const isRejection = (err: unknown): err is ChatflowError =>
+  err instanceof ChatflowError && err.kind === 'http' && [400, 409, 413, 422].includes(err.status ?? 0);
+
+/** The server names an item of the array as `[i]`: turn that into the item's line number. */
+function rejectionMessage(err: ChatflowError, batch: Batch): string {
+  const m = /\[(\d+)\]\.?/.exec(err.message);
+  const line = m ? batch.lines[Number(m[1])] : undefined;
+  return line === undefined ? err.message : `line ${line}: ${err.message.replace(m![0], '')}`;
+}
+
+const span = (lines: number[]) => (lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]}`);
+
+interface Tally {
+  records: number;
+  imported: number;
+}
+
+class Importer {
+  readonly tally = new Map<Resource, Tally>(RESOURCES.map((r) => [r, { records: 0, imported: 0 }]));
+  bad = 0;
+  unselected = 0;
+  private batch: Batch | undefined;
+  private inFlight: Promise<void>[] = [];
+  /** The resource and chatflow of the batches in flight. */
+  private inFlightKey: string | undefined;
+  private failure: unknown;
+
+  constructor(
+    private readonly client: ChatflowClient | undefined,
+    private readonly opts: { continueOnError: boolean; resources: Set<Resource>; warn: (msg: string) => void },
+    private readonly progress: Progress,
+  ) {}
+
+  /** One line of the file; throws (exit 2) on a bad one unless errors are skipped. */
+  async line(text: string, lineNo: number): Promise<void> {
+    if (text.trim() === '') return;
+    const parsed = parseLine(text);
+    if (typeof parsed === 'string') return this.badLine(lineNo, parsed);
+    if (!this.opts.resources.has(parsed.resource)) {
+      this.unselected++;
+      return;
+    }
+    const { resource, chatflowid, data } = parsed;
+    // `data` is part of the line: the line's size bounds the size of the record sent.
+    const bytes = Buffer.byteLength(text) + 1;
+    const b = this.batch;
+    // A batch holds one resource of one chatflow, and keeps the file's order: feedback is sent
+    // only after the messages before it.
+    // Within the client's bounds (a dry run has no client): a line's bytes bound its record's
+    // JSON, so the client never splits a batch into several transactions.
+    const { maxBytes, maxItems } = this.client?.batch ?? DEFAULT_BATCH;
+    if (b && (b.resource !== resource || b.chatflowid !== chatflowid || b.items.length >= maxItems || b.bytes + bytes > maxBytes)) {
+      await this.flush();
+    }
+    this.batch ??= { resource, chatflowid, items: [], lines: [], bytes: 0 };
+    this.batch.items.push(data);
+    this.batch.lines.push(lineNo);
+    this.batch.bytes += bytes;
+    this.tally.get(resource)!.records++;
+  }
+
+  private async badLine(lineNo: number, why: string): Promise<void> {
+    if (!this.opts.continueOnError) {
+      await this.settle();
+      const from = this.batch?.lines[0] ?? lineNo;
+      const written = !this.client
+        ? ' (--dry-run: nothing was sent)'
+        : `; nothing from line ${from} on was imported` +
+          (from > 1 ? ` (the lines before ${from} were; importing again skips them)` : '');
+      throw new UsageError(`line ${lineNo}: ${why}${written}; fix the line, or skip bad lines with --continue-on-error`);
+    }
+    this.bad++;
+    if (this.bad <= MAX_REPORTED) this.progress.interrupt(() => this.opts.warn(`line ${lineNo}: skipped: ${why}`));
+    if (this.bad === MAX_REPORTED + 1) this.progress.interrupt(() => this.opts.warn('more bad lines: only counting them from now on'));
+  }
+
+  /**
+   * Sends the current batch while the next ones are read. Up to MAX_IN_FLIGHT batches of one
+   * resource and chatflow go at once, so that the service never waits for the next request; a
+   * batch of another resource waits for them all (feedback only after its messages).
+   */
+  async flush(): Promise<void> {
+    const batch = this.batch;
+    this.batch = undefined;
+    if (!batch) return;
+    const key = `${batch.resource}\0${batch.chatflowid ?? ''}`;
+    if (key !== this.inFlightKey) await this.settle();
+    else if (this.inFlight.length >= MAX_IN_FLIGHT) await this.inFlight.shift();
+    if (this.failure !== undefined) await this.settle();
+    if (!this.client) {
+      this.progress.add(batch.items.length);
+      return;
+    }
+    this.inFlightKey = key;
+    this.inFlight.push(
+      this.deliver(this.client, batch).catch((err: unknown) => {
+        this.failure ??= err;
+      }),
+    );
+  }
+
+  /** Waits for every batch in flight; rethrows the first failure. */
+  async settle(): Promise<void> {
+    await Promise.all(this.inFlight);
+    this.inFlight = [];
+    this.inFlightKey = undefined;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async deliver(client: ChatflowClient, batch: Batch): Promise<void> {
+    const tally = this.tally.get(batch.resource)!;
+    try {
+      // (Awaited first: `x += await y` reads x before waiting, and another batch may add meanwhile.)
+      const { affected } = await send(client, batch);
+      tally.imported += affected;
+    } catch (err) {
+      if (!isRejection(err)) throw err;
+      const what = `${batch.resource}${batch.chatflowid === undefined ? '' : ` of chatflow ${batch.chatflowid}`}`;
+      if (!this.opts.continueOnError) {
+        throw new ChatflowError(
+          'http',
+          `the server refused ${span(batch.lines)} (${what}): ${rejectionMessage(err, batch)}; nothing of these lines was imported`,
+          { status: err.status },
+        );
+      }
+      // Find the bad records: one request each, for this batch only.
+      for (const [i, item] of batch.items.entries()) {
+        const one: Batch = { ...batch, items: [item], lines: [batch.lines[i]!] };
+        try {
+          const { affected } = await send(client, one);
+          tally.imported += affected;
+        } catch (e) {
+          if (!isRejection(e)) throw e;
+          tally.records--;
+          await this.badLine(one.lines[0]!, e.message.replace(/^\[0\]\.?/, ''));
+        }
+      }
+    }
+    this.progress.add(batch.items.length);
+  }
+}
+
+export async function importFile(ctx: Context, file: string, opts: ImportFlags): Promise<void> {
+  const resources = new Set(parseResources(opts.resources));
+  let input: NodeJS.ReadableStream;
+  let size: number | undefined;
+  if (file === '-') input = process.stdin;
+  else {
+    try {
+      size = (await stat(file)).size;
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    input = createReadStream(file, { highWaterMark: 256 * 1024 });
+  }
+  const client = opts.dryRun ? undefined : await ctx.client({ bulk: true });
+  const progress = createProgress({ label: opts.dryRun ? 'check' : 'import', unit: 'records', flag: opts.progress });
+  const importer = new Importer(client, { continueOnError: opts.continueOnError === true, resources, warn: (msg) => ctx.out.warn(msg) }, progress);
+  const started = performance.now();
+  let lineNo = 0;
+  try {
+    for await (const { lines, bytes } of readLines(input)) {
+      for (const text of lines) await importer.line(text, ++lineNo);
+      if (size) progress.add(0, Math.min(1, bytes / size));
+    }
+    await importer.flush();
+    await importer.settle();
+  } finally {
+    progress.done();
+  }
+
+  const rows = RESOURCES.filter((r) => resources.has(r)).map((resource) => {
+    const { records, imported } = importer.tally.get(resource)!;
+    return opts.dryRun ? { resource, records } : { resource, records, imported, existing: records - imported };
+  });
+  await ctx.print(rows, { idField: 'resource' });
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  const records = rows.reduce((n, r) => n + r.records, 0);
+  ctx.out.note(
+    `${opts.dryRun ? 'checked' : 'imported'} ${plural(lineNo, 'line')} in ${secs}s: ${plural(records, 'record')}` +
+      (opts.dryRun ? ' would be sent (records already there are skipped)' : '') +
+      (importer.bad ? `, ${plural(importer.bad, 'bad line')} skipped` : '') +
+      (importer.unselected ? `, ${plural(importer.unselected, 'line')} of other resources left out` : ''),
+  );
+}

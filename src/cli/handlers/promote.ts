@@ -1,0 +1,99 @@
+// `chatflow variables|assistants diff|sync` handlers: plan (../promote.ts), show (../render/plan.ts),
+// confirm, apply, report.
+import chalk from 'chalk';
+import { openSession, type Session } from '../core/connection.js';
+import type { Context } from '../core/context.js';
+import { EXIT, UsageError, UserError, exitCodeOf } from '../core/errors.js';
+import { assistantKind, buildPlan, locate, variableKind, type Kind, type PlanEntry, type Side } from '../promote.js';
+import { renderPlan } from '../render/plan.js';
+import { plural, sanitize } from '../render/text.js';
+import { confirmOrRefuse } from './common.js';
+
+const PAST: Record<string, PlanEntry['result']> = { create: 'created', update: 'updated', delete: 'deleted' };
+
+interface PromoteFlags {
+  from: string;
+  to: string;
+  fromApiKey?: string;
+  toApiKey?: string;
+  prune?: boolean;
+  dryRun?: boolean;
+  yes?: boolean;
+  credential?: string;
+}
+
+async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode: 'diff' | 'sync'): Promise<void> {
+  const warn = (msg: string) => ctx.out.warn(msg);
+  const [from, to] = await Promise.all([locate(opts.from, '--from', opts.fromApiKey, warn), locate(opts.to, '--to', opts.toApiKey, warn)]);
+  if ((from.url ?? 'embedded') === (to.url ?? 'embedded')) {
+    throw new UsageError(`--from and --to are the same server (${from.url ?? 'the embedded database'}): nothing to promote`);
+  }
+  const human = ctx.out.format === 'table' && !ctx.flags.quiet && !ctx.flags.fields;
+  const endpoints: Session[] = [];
+  const open = (side: Side) => openSession(side, { timeoutMs: ctx.timeoutMs(), trace: ctx.out.debug ? ctx.out.trace : undefined });
+  try {
+    const source = await open(from);
+    endpoints.push(source);
+    const target = await open(to);
+    endpoints.push(target);
+    const [srcItems, dstItems] = await Promise.all([kind.list(source.client), kind.list(target.client)]);
+    const plan = buildPlan(kind, srcItems, dstItems, opts.prune === true);
+    const entries = plan.map((p) => p.entry);
+    const pending = plan.filter((p) => p.apply);
+    const conflicts = entries.filter((e) => e.action === 'conflict');
+    const head = `${kind.nouns}: ${from.label} → ${to.label}`;
+    const width = ctx.out.columns;
+    const color = ctx.out.color;
+
+    if (mode === 'diff' || opts.dryRun || pending.length === 0) {
+      if (human) ctx.out.write(renderPlan(entries, head, { width, color }));
+      else await ctx.print(entries, { columns: ['action', 'name', 'changes'], idField: 'name' });
+      for (const c of conflicts) ctx.out.warn(`${kind.noun} ${c.name}: ${c.note}`);
+      if (mode === 'sync' && pending.length === 0) ctx.out.note(`Nothing to change: the target's ${kind.nouns} match the source.`);
+      else if (mode === 'sync') ctx.out.note(`dry run: nothing was changed (${plural(pending.length, 'change')} planned)`);
+      return;
+    }
+
+    if (human) ctx.out.write(renderPlan(entries, head, { width, color }));
+    await confirmOrRefuse(`Apply ${plural(pending.length, 'change')} to ${to.label}?`, opts.yes);
+    let failed: unknown;
+    let applied = 0;
+    for (const item of pending) {
+      const e = item.entry;
+      try {
+        await item.apply!(target.client);
+        e.result = PAST[e.action];
+        applied++;
+        if (human) {
+          const fields = e.action === 'update' ? ` (${(e.changes ?? []).map((c) => c.field).join(', ')})` : '';
+          const line = `  ✓ ${e.result} ${kind.noun} ${sanitize(e.name)}${fields}`;
+          ctx.out.write(`${color ? chalk.green(line) : line}\n`);
+        }
+      } catch (err) {
+        failed ??= err;
+        e.result = 'failed';
+        e.error = err instanceof Error ? err.message : String(err);
+        if (human) {
+          const line = `  ✗ ${e.action} ${kind.noun} ${sanitize(e.name)} failed: ${sanitize(e.error)}`;
+          ctx.out.write(`${color ? chalk.red(line) : line}\n`);
+        }
+      }
+    }
+    if (!human) await ctx.print(entries, { columns: ['action', 'name', 'result', 'changes'], idField: 'name' });
+    for (const c of conflicts) ctx.out.warn(`${kind.noun} ${c.name}: ${c.note}; left as it is`);
+    if (failed) {
+      throw new UserError(`${applied} of ${plural(pending.length, 'change')} applied to ${to.label}; ${pending.length - applied} failed`, exitCodeOf(failed));
+    }
+    ctx.out.note(`applied ${plural(applied, 'change')} to ${to.label}`);
+    if (conflicts.length) {
+      throw new UserError(`${plural(conflicts.length, 'conflict')} left unresolved (several ${kind.nouns} with one name)`, EXIT.error);
+    }
+  } finally {
+    for (const e of endpoints.reverse()) await e.close().catch(() => undefined);
+  }
+}
+
+export const diffVariables = (ctx: Context, opts: PromoteFlags) => promote(ctx, variableKind, opts, 'diff');
+export const syncVariables = (ctx: Context, opts: PromoteFlags) => promote(ctx, variableKind, opts, 'sync');
+export const diffAssistants = (ctx: Context, opts: PromoteFlags) => promote(ctx, assistantKind(), opts, 'diff');
+export const syncAssistants = (ctx: Context, opts: PromoteFlags) => promote(ctx, assistantKind({ credential: opts.credential }), opts, 'sync');

@@ -1,0 +1,72 @@
+// `chatflow serve` handler: the service over HTTP, SQLite by default, PostgreSQL with --database-url.
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+
+interface ServeOptions {
+  host: string;
+  port: string;
+  db?: string;
+  databaseUrl?: string;
+  poolSize: string;
+  apiKey?: string[];
+  allowUnauthenticated?: boolean;
+  bodyLimit: string;
+  log?: boolean;
+}
+
+const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i.test(host);
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`invalid ${name} "${text}": give a whole number from ${min} to ${max}`);
+  return n;
+}
+
+export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
+  const port = integer('--port', opts.port, 0, 65535);
+  const bodyLimit = integer('--body-limit', opts.bodyLimit, 1024, 1024 ** 3);
+  const poolSize = integer('--pool-size', opts.poolSize, 1, 1000);
+  const keys = [
+    ...(opts.apiKey ?? []),
+    ...(process.env.CHATFLOW_API_KEYS ?? '').split(',').map((k) => k.trim()),
+  ].filter(Boolean);
+  if (!isLoopback(opts.host) && keys.length === 0 && !opts.allowUnauthenticated) {
+    throw new UsageError(
+      `refusing to listen on ${opts.host} without an API key: pass --api-key (or CHATFLOW_API_KEYS), or --allow-unauthenticated on a trusted network`,
+    );
+  }
+  const [{ startServer }, { openStore }, { defaultDbPath }] = await Promise.all([
+    import('../../server/app.js'),
+    import('../../server/open-store.js'),
+    import('../../server/default-db.js'),
+  ]);
+  const dbPath = opts.db ?? defaultDbPath();
+  const store = await openStore({ dbPath, databaseUrl: opts.databaseUrl, poolSize });
+  const log = opts.log ? (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined;
+  let server;
+  try {
+    server = await startServer({ store, host: opts.host, port, apiKeys: keys, bodyLimit, log });
+  } catch (err) {
+    await store.close();
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE') {
+      throw new UsageError(`port ${port} on ${opts.host} is already in use: stop the other process or choose another with --port (0 picks a free one)`);
+    }
+    if (code === 'EACCES') throw new UsageError(`not permitted to listen on port ${port}: choose a port above 1023 with --port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}: no such local address`);
+    throw err;
+  }
+  const where = opts.databaseUrl ? 'PostgreSQL' : dbPath;
+  ctx.out.write(`chatflow service listening on ${server.url} (database: ${where}${keys.length ? ', API key required' : ''})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      ctx.out.note(`${signal}: finishing requests and closing the database…`);
+      server.close().then(resolve, (err: unknown) => {
+        ctx.out.note(`error while stopping: ${(err as Error).message}`);
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

@@ -1,0 +1,30 @@
+// `chatflow stats` handler: the figures are ../stats.ts, the chart ../render/stats.ts.
+import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { dateBound } from '../date-bounds.js';
+import { renderStats } from '../render/stats.js';
+import { computeStats, type Granularity } from '../stats.js';
+import { parseNumber } from './common.js';
+
+interface StatsFlags {
+  startDate?: string;
+  endDate?: string;
+  by: Granularity;
+  top?: string;
+  chatType?: string[];
+}
+
+export async function stats(ctx: Context, chatflowId: string, opts: StatsFlags): Promise<void> {
+  const start = dateBound(opts.startDate, 'start', '--start-date');
+  const end = dateBound(opts.endDate, 'end', '--end-date');
+  if (start !== undefined && end !== undefined && start > end) throw new UsageError('--start-date is after --end-date');
+  const top = parseNumber('--top', opts.top, { integer: true, min: 1, max: 100 }) ?? 5;
+  const s = await computeStats(await ctx.client(), chatflowId, { by: opts.by, start, end, chatType: opts.chatType });
+  if (ctx.out.format === 'table' && !ctx.flags.quiet && !ctx.flags.fields) {
+    ctx.out.write(renderStats(s, { width: ctx.out.columns, color: ctx.out.color, top }));
+  } else if (ctx.out.format === 'csv' || ctx.out.format === 'ndjson' || ctx.flags.quiet) {
+    await ctx.print(s.periods, { idField: 'period' });
+  } else {
+    await ctx.print(s, { single: true, idField: 'chatflowId' });
+  }
+}

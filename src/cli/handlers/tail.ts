@@ -1,0 +1,85 @@
+// `chatflow messages tail` handler: the polling is ../tail.ts, the chat layout ../render/chat-view.ts.
+import type { ChatMessage, MessageListQuery } from '../../client/index.js';
+import type { Context } from '../core/context.js';
+import { dateBound } from '../date-bounds.js';
+import { messageQuery, type MessageFilterFlags } from '../filters.js';
+import { ChatView } from '../render/chat-view.js';
+import { getPath, put } from '../render/records.js';
+import { sanitize } from '../render/text.js';
+import { parseInterval, tailMessages } from '../tail.js';
+import { parseNumber } from './common.js';
+
+interface TailFlags extends MessageFilterFlags {
+  follow?: boolean;
+  interval?: string;
+  lines?: string;
+}
+
+/** One line of the chosen fields, for `--fields` on a terminal. */
+function fieldLine(m: ChatMessage, fields: string[]): string {
+  return fields
+    .map((f) => {
+      const v = getPath(m, f);
+      return v === null || v === undefined ? '' : sanitize(typeof v === 'object' ? JSON.stringify(v) : String(v));
+    })
+    .join('  ');
+}
+
+export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): Promise<void> {
+  const lines = parseNumber('--lines', opts.lines, { integer: true, min: 0, max: 100_000 }) ?? 20;
+  const intervalMs = parseInterval(opts.interval ?? '2s');
+  const filters = messageQuery(opts as Record<string, unknown>);
+  dateBound(filters.startDate, 'start', '--start-date');
+  const query: MessageListQuery = { ...filters, feedback: filters.feedbackType !== undefined ? true : undefined };
+  let format = ctx.out.format;
+  // Piped, a never-ending list is one JSON object a line; -o json without --follow is an array.
+  if (format === 'json' && (opts.follow || (!ctx.flags.output && !ctx.flags.json))) format = 'ndjson';
+  const client = await ctx.client();
+
+  const stop = new AbortController();
+  const onSignal = () => {
+    stop.abort();
+    // A poll stuck on a server that does not answer must not keep Ctrl-C waiting.
+    setTimeout(() => process.exit(0), 1500).unref();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // A reader that went away (`| head`): stop quietly.
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') stop.abort();
+  };
+  process.stdout.on('error', onStdoutError);
+  const every = opts.interval ?? '2s';
+  const messages = tailMessages(client, chatflowId, query, {
+    lines,
+    follow: opts.follow === true,
+    intervalMs,
+    signal: stop.signal,
+    onCaughtUp: () => {
+      if (process.stderr.isTTY) ctx.out.note(`following ${chatflowId} every ${every}; Ctrl-C to stop`);
+    },
+    onTransient: (err) => (err ? ctx.out.warn(`${err.message}; trying again every ${every}`) : ctx.out.note('reconnected')),
+  });
+  try {
+    if (format === 'table' && !ctx.flags.quiet) {
+      const fields = ctx.flags.fields?.split(',').map((f) => f.trim()).filter(Boolean);
+      const view = new ChatView({ width: ctx.out.columns, color: ctx.out.color });
+      let n = 0;
+      for await (const m of messages) {
+        await put(ctx.out.stdout, fields?.length ? `${fieldLine(m, fields)}\n` : view.render(m));
+        n++;
+      }
+      if (n === 0 && !opts.follow) ctx.out.note('No messages found.');
+    } else {
+      const n = await ctx.print(messages, { format, columns: ['createdDate', 'role', 'sessionId', 'content', 'id'] });
+      if (n === 0 && !opts.follow && format !== 'json') ctx.out.note('No messages found.');
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE' || stop.signal.aborted) return;
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.stdout.off('error', onStdoutError);
+  }
+}

@@ -1,0 +1,78 @@
+// A promotion plan as text for a terminal: one line per record, one more per changed field.
+import chalk from 'chalk';
+import { MASK, type Change, type PlanAction, type PlanEntry } from '../promote.js';
+import { displayWidth, padEnd, plural, sanitize, truncate } from './text.js';
+
+const SIGN: Record<PlanAction, string> = { create: '+', update: '~', delete: '-', conflict: '!', 'only-in-target': '?', unchanged: '=' };
+const WORD: Record<PlanAction, string> = {
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  conflict: 'conflict',
+  'only-in-target': 'only in target',
+  unchanged: 'unchanged',
+};
+
+function shown(v: unknown, max = 40): string {
+  if (v === undefined || v === null) return '(none)';
+  if (v === MASK) return MASK;
+  return truncate(sanitize(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)), max);
+}
+
+function colourFor(action: PlanAction): (s: string) => string {
+  switch (action) {
+    case 'create':
+      return chalk.green;
+    case 'update':
+      return chalk.yellow;
+    case 'delete':
+      return chalk.red;
+    case 'conflict':
+      return chalk.magenta;
+    default:
+      return chalk.dim;
+  }
+}
+
+export function summary(entries: PlanEntry[]): string {
+  const count = (a: PlanAction) => entries.filter((e) => e.action === a).length;
+  const parts = [`${count('create')} to create`, `${count('update')} to update`];
+  if (count('delete')) parts.push(`${count('delete')} to delete`);
+  parts.push(`${count('unchanged')} unchanged`);
+  if (count('only-in-target')) parts.push(`${count('only-in-target')} only in the target (kept; --prune deletes them)`);
+  if (count('conflict')) parts.push(`${plural(count('conflict'), 'conflict')}`);
+  return parts.join(', ');
+}
+
+/** The plan as text for a terminal: one line per record, one more per changed field. */
+export function renderPlan(entries: PlanEntry[], head: string, opts: { width: number; color: boolean }): string {
+  const width = Math.max(40, opts.width) - 1;
+  const paint = (a: PlanAction, s: string) => (opts.color ? colourFor(a)(s) : s);
+  const nameW = Math.min(32, Math.max(4, ...entries.map((e) => displayWidth(sanitize(e.name)))));
+  const lines = [opts.color ? chalk.bold(head) : head, ''];
+  if (entries.length === 0) lines.push('  (nothing on either side)');
+  for (const e of entries) {
+    const name = padEnd(truncate(sanitize(e.name), nameW), nameW);
+    const word = padEnd(WORD[e.action], 15);
+    const start = `  ${SIGN[e.action]} ${name}  ${word}`;
+    let tail = '';
+    let below: Change[] = [];
+    if (e.action === 'create' && e.changes?.length) {
+      // On the line when it fits, else one field a line like an update.
+      tail = e.changes.map((c) => `${c.field.replace(/^details\./, '')} ${shown(c.to, 32)}`).join(', ');
+      if (displayWidth(start) + 1 + displayWidth(tail) > width) {
+        tail = '';
+        below = e.changes;
+      }
+    }
+    if (e.action === 'conflict' || e.action === 'only-in-target') tail = e.note ?? '';
+    if (e.action === 'update') below = e.changes ?? [];
+    lines.push(paint(e.action, truncate(`${start}${tail ? ` ${tail}` : ''}`.trimEnd(), width)));
+    for (const c of below) {
+      const text = e.action === 'create' ? `      ${c.field}: ${shown(c.to)}` : `      ${c.field}: ${shown(c.from)} → ${shown(c.to)}`;
+      lines.push(truncate(text, width));
+    }
+  }
+  lines.push('', summary(entries));
+  return `${lines.join('\n')}\n`;
+}
