@@ -10,7 +10,7 @@
 //   today, yesterday           that day in the zone, like a plain date
 //   now                        this instant
 //   24h, 7d, -2h, 30m, 2w      that long ago (s, m = minutes, h, d = 24 hours, w = 7 days)
-import { UsageError } from './exit.js';
+import { UsageError } from './core/errors.js';
 
 export interface Zone {
   /** UTC (`--utc`), else the local zone. */

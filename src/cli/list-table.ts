@@ -19,7 +19,7 @@
 // screenful of UUIDs about one in a billion; to act on ids, take them whole (-q, -o wide, json).
 import chalk from 'chalk';
 import { formatInstant, zoneNote, type Zone } from './dates.js';
-import { displayWidth, sanitize, truncate } from './text.js';
+import { displayWidth, sanitize, truncate } from './render/text.js';
 
 export type ColumnKind = 'id' | 'date' | 'label' | 'text';
 

@@ -3,7 +3,7 @@
 import chalk from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { timeZone } from '../../src/cli/dates.js';
-import { displayWidth } from '../../src/cli/text.js';
+import { displayWidth } from '../../src/cli/render/text.js';
 import { planLayout, tableWriter, uniquePrefixLength, type ListView } from '../../src/cli/list-table.js';
 
 const utc = timeZone({ utc: true });
