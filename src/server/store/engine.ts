@@ -63,7 +63,18 @@ export class Engine {
   constructor(
     readonly db: Kysely<Database>,
     readonly kind: Dialect,
+    /**
+     * Where listings read. SQLite: a connection of its own, so that a list is answered between
+     * the steps of a long write (a delete of a million messages, see messages.ts) from the last
+     * committed state, instead of waiting for the writer's connection.
+     */
+    private readonly reader: Kysely<Database> = db,
   ) {}
+
+  /** A listing's query, on the reader. */
+  private async read(q: AnySelect): Promise<unknown[]> {
+    return (await this.reader.executeQuery(q.compile())).rows;
+  }
 
   /**
    * A page with its total when both `page` and `limit` are given; otherwise every row, fetched
@@ -82,17 +93,14 @@ export class Engine {
       const limit = page.limit ?? 100;
       const offset = ((page.page ?? 1) - 1) * limit;
       const [count, rows] = await Promise.all([
-        build()
-          .clearSelect()
-          .select((eb: AnyEb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow(),
-        build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset).execute(),
+        this.read(build().clearSelect().select((eb: AnyEb) => eb.fn.countAll().as('n'))),
+        this.read(build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset)),
       ]);
-      return { total: Number((count as { n: number | string | bigint }).n), rows: [(rows as R[]).map(map)] };
+      return { total: Number((count[0] as { n: number | string | bigint }).n), rows: [(rows as R[]).map(map)] };
     }
     type Row = Record<string, unknown>;
     const keyOf = (row: Row): [unknown, unknown] => [row[key], row.id];
-    const run = this.kind === 'postgres' && sort.indexed !== false ? (q: AnySelect) => this.inIndexOrder(q) : (q: AnySelect) => q.execute();
+    const run = this.kind === 'postgres' && sort.indexed !== false ? (q: AnySelect) => this.inIndexOrder(q) : (q: AnySelect) => this.read(q);
     async function* batches(select: (q: AnySelect) => AnySelect, cursorOf: (last: Row) => [unknown, unknown]): AsyncGenerator<Row[]> {
       let cursor: [unknown, unknown] | undefined;
       for (;;) {

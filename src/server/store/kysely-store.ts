@@ -22,8 +22,10 @@ export class KyselyStore implements Store {
   constructor(
     private readonly db: Kysely<Database>,
     readonly kind: Dialect,
+    /** Where listings read (see Engine); the same database by default. */
+    private readonly reader: Kysely<Database> = db,
   ) {
-    const engine = new Engine(db, kind);
+    const engine = new Engine(db, kind, reader);
     this.variables = new KyselyVariables(engine);
     this.feedback = new KyselyFeedback(engine);
     this.assistants = new KyselyAssistants(engine);
@@ -55,6 +57,7 @@ export class KyselyStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.reader !== this.db) await this.reader.destroy();
     await this.db.destroy();
   }
 }

@@ -1,14 +1,17 @@
 // Chat messages: the big table. Lists are streamed (as JSON the database writes itself when no
 // feedback is joined), filters steer SQLite to the right index, deletes take the feedback along.
-import { randomUUID } from 'node:crypto';
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { MESSAGE_JSON_FIELDS, type ChatMessage, type ChatMessageIngest } from '../../schema/resources.js';
 import { iso, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine } from './engine.js';
 import { toFeedback } from './feedback.js';
 import type { Dialect } from './migrations.js';
+import { newId } from './ids.js';
 import { DATE_COLUMNS, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
 import type { Listing, MessageFilter, MessageRepository, PageRequest } from './types.js';
+
+/** Messages a step of a delete on SQLite: some 10-30 ms of work, the longest a list waits. */
+const DELETE_STEP = 1000;
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -77,7 +80,8 @@ export class KyselyMessages implements MessageRepository {
     for (const key of ['chatId', 'memoryType', 'sessionId'] as const) {
       if (f[key] !== undefined) {
         conditions.push(eb(`${p}${key}`, '=', f[key]));
-        exact = true;
+        // (memoryType has no index of its own: migration 0004.)
+        if (key !== 'memoryType') exact = true;
       }
     }
     // SQLite keeps no statistics, so with a date range it would pick the (chatflow, date) index
@@ -116,11 +120,12 @@ export class KyselyMessages implements MessageRepository {
 
   delete(filter: MessageFilter): Promise<number> {
     const { db, kind } = this.engine;
-    // The messages, then the chatflow's feedback left without its message, a lookup per feedback
-    // (feedback always has its message's chatflow): one transaction, so that no feedback outlives
-    // its message. A cascade would look up the feedback of every deleted message instead.
-    const removeAndSweep = (on: Kysely<Database>) =>
-      on.transaction().execute(async (trx) => {
+    // PostgreSQL has no foreign key there (migration 0003), and readers never wait for a writer:
+    // one statement, then the chatflow's feedback left without its message, a lookup per feedback
+    // (feedback always has its message's chatflow). One transaction, so that no feedback outlives
+    // its message; a cascade would look up the feedback of every deleted message instead.
+    if (kind !== 'sqlite') {
+      return db.transaction().execute(async (trx) => {
         const query = filter.feedbackType
           ? trx.deleteFrom('chat_message').where('id', 'in', this.select(filter).clearSelect().select('m.id'))
           : trx.deleteFrom('chat_message').where((eb) => this.conditions(eb as AnyEb, filter, ''));
@@ -134,14 +139,32 @@ export class KyselyMessages implements MessageRepository {
           .execute();
         return deleted;
       });
-    // PostgreSQL has no foreign key there (migration 0003).
-    if (kind !== 'sqlite') return removeAndSweep(db);
-    // SQLite keeps its key with its cascade: off for this one transaction (the pragma only takes
-    // effect outside one).
+    }
+    // SQLite runs on the service's thread: one statement deleting a million messages would hold
+    // every request for seconds. One transaction still (all or nothing, and a random id index is
+    // rewritten once, not once a step), deleting DELETE_STEP messages and their feedback a step,
+    // with the event loop free between steps: lists read meanwhile on their own connection (see
+    // Engine), from before the delete. The key to the feedback stays, its cascade off for this
+    // transaction (the pragma only takes effect outside one; the connection is ours throughout).
+    const matching = filter.feedbackType
+      ? () => this.select(filter).clearSelect().select('m.id')
+      : () => db.selectFrom('chat_message').select('id').where((eb) => this.conditions(eb as AnyEb, filter, ''));
     return db.connection().execute(async (conn) => {
       await sql`pragma foreign_keys = off`.execute(conn);
       try {
-        return await removeAndSweep(conn);
+        return await conn.transaction().execute(async (trx) => {
+          let deleted = 0;
+          for (;;) {
+            const ids = (await trx.executeQuery<{ id: string }>(matching().limit(DELETE_STEP).compile())).rows;
+            if (ids.length === 0) return deleted;
+            const list = JSON.stringify(ids.map((r) => r.id));
+            const listed = sql<string>`(select value from json_each(${list}))`;
+            await trx.deleteFrom('chat_message_feedback').where('messageId', 'in', listed).execute();
+            deleted += Number((await trx.deleteFrom('chat_message').where('id', 'in', listed).executeTakeFirst()).numDeletedRows);
+            if (ids.length < DELETE_STEP) return deleted;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        });
       } finally {
         await sql`pragma foreign_keys = on`.execute(conn);
       }
@@ -152,7 +175,7 @@ export class KyselyMessages implements MessageRepository {
     const at = now();
     const rows = messages.map(
       (m): ChatMessageRow => ({
-        id: m.id ?? randomUUID(),
+        id: m.id ?? newId(),
         role: m.role,
         chatflowid,
         content: m.content ?? '',
@@ -161,7 +184,7 @@ export class KyselyMessages implements MessageRepository {
           string | null
         >),
         chatType: m.chatType ?? 'INTERNAL',
-        chatId: m.chatId ?? randomUUID(),
+        chatId: m.chatId ?? newId(),
         memoryType: m.memoryType ?? null,
         sessionId: m.sessionId ?? null,
         leadEmail: m.leadEmail ?? null,

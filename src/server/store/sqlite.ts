@@ -89,5 +89,11 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     await db.destroy();
     throw err;
   }
-  return new KyselyStore(db, 'sqlite');
+  // Listings read on a connection of their own (see Engine): in WAL mode it reads the last
+  // committed state while the writer's connection is inside a transaction.
+  if (path === ':memory:' || path === '') return new KyselyStore(db, 'sqlite');
+  const reading = new BetterSqlite3(path, { readonly: true });
+  reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
+  return new KyselyStore(db, 'sqlite', reader);
 }
