@@ -5,13 +5,26 @@
 // writing files) run side by side on two cores; other commands keep it in their own thread,
 // which starts faster.
 import { randomBytes } from 'node:crypto';
+import type { BatchLimits } from '../client/index.js';
+import { MAX_INGEST_ITEMS } from '../schema/routes.js';
 
 export interface EmbeddedService {
   url: string;
   apiKey: string;
   dbPath: string;
+  /** What one ingest request may carry: more than to another server (see BULK_BODY_LIMIT). */
+  batch: BatchLimits;
   close(): Promise<void>;
 }
+
+/**
+ * The embedded service takes larger bodies than a server's default of 1 MiB: it is ours and
+ * local, and an import into it then commits as many records a transaction as an ingest request
+ * may carry. With random (UUIDv4) ids a commit writes out every page of the id index it touched,
+ * nearly one a record in a small batch: twice the batch, half those writes.
+ */
+export const BULK_BODY_LIMIT = 32 * 1024 * 1024;
+const BULK_BATCH: BatchLimits = { maxBytes: BULK_BODY_LIMIT - 64 * 1024, maxItems: MAX_INGEST_ITEMS };
 
 export interface EmbeddedOptions {
   /** Run the service in a worker thread (worth it for long bulk work). */
@@ -26,11 +39,11 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const dbPath = defaultDbPath();
   // A one-off key: other local users cannot reach this short-lived port without it.
   const apiKey = randomBytes(24).toString('base64url');
-  if (options.thread) return { ...(await startWorker(dbPath, apiKey)), apiKey, dbPath };
+  if (options.thread) return { ...(await startWorker(dbPath, apiKey)), apiKey, dbPath, batch: BULK_BATCH };
   const [{ startServer }, { openStore }] = await Promise.all([import('../server/app.js'), import('../server/open-store.js')]);
   const store = await openStore({ dbPath });
-  const server = await startServer({ store, host: '127.0.0.1', port: 0, apiKeys: [apiKey] });
-  return { url: server.url, apiKey, dbPath, close: () => server.close() };
+  const server = await startServer({ store, host: '127.0.0.1', port: 0, apiKeys: [apiKey], bodyLimit: BULK_BODY_LIMIT });
+  return { url: server.url, apiKey, dbPath, batch: BULK_BATCH, close: () => server.close() };
 }
 
 async function startWorker(dbPath: string, apiKey: string): Promise<{ url: string; close(): Promise<void> }> {

@@ -237,6 +237,17 @@ describe('an import of many batches (several in flight)', () => {
     expect(await stored('many')).toEqual(Array.from({ length: N }, (_, i) => id('many', i)));
   });
 
+  it('into the embedded service, as many records a request (a transaction) as the service takes', async () => {
+    writeFileSync(file('embedded-many.jsonl'), [...lines('embedded-many'), ''].join('\n'));
+    const env = { CHATFLOW_DB: file('embedded-many.db') };
+    const r = await runCli(['import', file('embedded-many.jsonl'), '-q', '--debug'], { home, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // 10,000 and 5,000: a remote server's default body limit would take 5,000 at most.
+    expect(r.stderr.match(/POST \S+\/chatmessage\/embedded-many 200/g)).toHaveLength(2);
+    const back = await runCli(['messages', 'list', 'embedded-many', '-o', 'ndjson'], { home, env });
+    expect(back.stdout.trimEnd().split('\n')).toHaveLength(N);
+  });
+
   it('a line refused in a late batch leaves that batch out; fixed and run again, all is there once', async () => {
     const bad = 12_000;
     writeFileSync(file('late.jsonl'), lines('late', bad).join('\n'));

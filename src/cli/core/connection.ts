@@ -114,7 +114,7 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
   const { startEmbedded } = await import('../embedded.js');
   const embedded = await startEmbedded({ thread: opts.bulk === true });
   opts.trace?.(`embedded service on ${embedded.url} (database ${embedded.dbPath})`);
-  const client = createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, ...base });
+  const client = createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, ...base, batch: embedded.batch });
   return {
     client,
     where: 'embedded',
