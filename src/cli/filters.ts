@@ -3,9 +3,9 @@
 import type { MessageListQuery } from '../client/index.js';
 import { MESSAGE_FILTERS, type FilterValues, type MessageFilterKey } from '../schema/filters.js';
 import type { FlagDef } from './core/command.js';
-import { CHAT_TYPE, ORDER, RATING, type ValueSet } from './core/values.js';
+import { CHAT_TYPE, DATE, ORDER, RATING, type ValueSet } from './core/values.js';
 
-const VALUES: Record<FilterValues, ValueSet> = { chatType: CHAT_TYPE, rating: RATING };
+const VALUES: Record<FilterValues, ValueSet> = { chatType: CHAT_TYPE, rating: RATING, date: DATE };
 
 const flagOf = (f: (typeof MESSAGE_FILTERS)[number]): FlagDef => ({
   flags: f.flag,

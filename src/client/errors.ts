@@ -4,7 +4,12 @@
 // line (exit codes, advice) is the CLI's business. Nothing here ever holds request headers, so the
 // API key cannot leak through an error.
 
-export type ChatflowErrorKind = 'http' | 'network' | 'timeout' | 'unsupported' | 'invalid-response';
+/**
+ * `refused`: the client will not send a request this server would not honour exactly (a delete
+ * Flowise would widen, an unreadable date it would ignore). `inexact`: the server did more than
+ * asked (a delete removed more records than the same filters list).
+ */
+export type ChatflowErrorKind = 'http' | 'network' | 'timeout' | 'unsupported' | 'invalid-response' | 'refused' | 'inexact';
 
 export interface ChatflowErrorOptions {
   status?: number;

@@ -1,23 +1,21 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
-import type { RouteQuery } from '../schema/routes.js';
-import { type HttpCore, type ListResult, type QueryInput, path } from './core.js';
+import { type HttpCore, type ListResult, path } from './core.js';
+import type { Dialect } from './dialect/index.js';
+import { plannedList, plannedStream } from './listing.js';
+import type { FeedbackListQuery } from './queries.js';
 
-export type FeedbackListQuery = RouteQuery<'listFeedback'>;
+export type { FeedbackListQuery } from './queries.js';
 
-/**
- * The sort order goes out as `order`, the name both servers read (the interface's `sortOrder` is
- * accepted by our service only; Flowise ignores it).
- */
-function feedbackQuery({ sortOrder, order, ...rest }: FeedbackListQuery): QueryInput {
-  return { ...rest, order: order ?? sortOrder };
-}
-
-export function feedbackApi(core: HttpCore) {
+export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
   return {
-    list: (chatflowId: string, query: FeedbackListQuery = {}): Promise<ListResult<Feedback>> =>
-      core.list(path`/feedback/${chatflowId}`, feedbackQuery(query)),
-    stream: (chatflowId: string, query: FeedbackListQuery = {}): AsyncIterable<Feedback> =>
-      core.stream(path`/feedback/${chatflowId}`, feedbackQuery(query)),
+    /** The sort order goes out as `order`, the name both servers read (Flowise ignores `sortOrder`). */
+    list: async (chatflowId: string, query: FeedbackListQuery = {}): Promise<ListResult<Feedback>> => {
+      const { page, limit, ...filters } = query;
+      return plannedList(core, path`/feedback/${chatflowId}`, (await dialect()).feedbackList(filters), { page, limit });
+    },
+    stream: async function* (chatflowId: string, query: FeedbackListQuery = {}): AsyncGenerator<Feedback> {
+      yield* plannedStream(core, path`/feedback/${chatflowId}`, (await dialect()).feedbackList(query));
+    },
     create: (body: FeedbackCreate): Promise<Feedback> => core.json('POST', '/feedback', { body }),
     /**
      * Our service answers the updated feedback. Flowise answers `{"status":"OK"}` and has no route

@@ -8,8 +8,16 @@
 //   headers/body/connect timeout       kind timeout
 //   200 text/html (Flowise's UI page for a route it lacks)   kind unsupported
 //   a body that is not the JSON expected                     kind invalid-response
+//   a request this server cannot honour exactly (a delete Flowise would widen, an unreadable
+//   date), refused before anything is sent            kind refused (code: why)
+//   a delete that removed more than the same filters list    kind inexact
 // (The CLI maps these to its exit codes in src/cli/core/errors.ts.)
+//
+// Server dialects (./dialect): the client learns once which kind of server it talks to (our
+// service or Flowise; see ClientOptions.server and serverCache) and asks each list and delete in
+// the words that server honours exactly, so that the same query means the same records on both.
 import { type CoreOptions, HttpCore, type QueryInput, type RawResponse } from './core.js';
+import { dialectOf, processCache, serverKind, type ServerKind, type ServerKindCache } from './dialect/index.js';
 import { assistantsApi } from './assistants.js';
 import { chatflowsApi } from './chatflows.js';
 import { feedbackApi } from './feedback.js';
@@ -18,11 +26,18 @@ import { serviceApi } from './service.js';
 import { upsertHistoryApi } from './upsertHistory.js';
 import { variablesApi } from './variables.js';
 
-export type ClientOptions = CoreOptions;
+export interface ClientOptions extends CoreOptions {
+  /** The kind of server, when the caller knows it: no probe is made. */
+  server?: ServerKind;
+  /** Where the kind of each server URL is remembered; default: for the life of the process. */
+  serverCache?: ServerKindCache;
+}
 
 export function createClient(opts: ClientOptions) {
   const core = new HttpCore(opts);
   const service = serviceApi(core);
+  const server = serverKind(core, opts.server, opts.serverCache ?? processCache);
+  const dialect = async (o?: { fresh?: boolean }) => dialectOf(await server(o));
   return {
     /** The server root and the API root (`.../api/v1`) the client talks to. */
     serverUrl: core.serverUrl,
@@ -30,10 +45,15 @@ export function createClient(opts: ClientOptions) {
     /** The most one ingest request carries (see ClientOptions.batch). */
     batch: core.batch,
     variables: variablesApi(core),
-    feedback: feedbackApi(core),
+    /**
+     * Which kind of server this is: our service (`chatflow`) or Flowise (`flowise`, also any other
+     * server that is not ours); undefined when it would not say (401, 5xx).
+     */
+    server: (): Promise<ServerKind | undefined> => server(),
+    feedback: feedbackApi(core, dialect),
     assistants: assistantsApi(core),
-    messages: messagesApi(core),
-    upsertHistory: upsertHistoryApi(core),
+    messages: messagesApi(core, dialect),
+    upsertHistory: upsertHistoryApi(core, dialect),
     chatflows: chatflowsApi(core),
     ping: service.ping,
     version: service.version,
@@ -54,7 +74,8 @@ export type ChatflowClient = ReturnType<typeof createClient>;
 export { ChatflowError, type ChatflowErrorKind } from './errors.js';
 export { DEFAULT_BATCH, HttpCore, buildQuery, type BatchLimits, type CoreOptions, type ListResult, type QueryInput, type RawResponse } from './core.js';
 export type { FeedbackListQuery } from './feedback.js';
-export type { MessageDeleteQuery, MessageListQuery } from './messages.js';
+export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery } from './messages.js';
+export type { ServerKind, ServerKindCache } from './dialect/index.js';
 export type { UpsertHistoryQuery } from './upsertHistory.js';
 export type * from '../schema/resources.js';
 export type { RouteBody, RouteName, RouteParams, RouteQuery } from '../schema/routes.js';

@@ -1,20 +1,23 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest } from '../schema/resources.js';
-import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, type QueryInput, path } from './core.js';
+import type { Dialect } from './dialect/index.js';
+import { ChatflowError } from './errors.js';
+import { type PageRequest, plannedList, plannedStream } from './listing.js';
+import type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 
-type QueryBool = boolean | 'true' | 'false' | '1' | '0';
+export type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 
-export type MessageListQuery = Omit<RouteQuery<'listMessages'>, 'feedback' | 'chatType'> & {
-  /** Only messages with feedback (each gets a `feedback` object). */
-  feedback?: QueryBool;
-  chatType?: string | string[];
-};
-export type MessageDeleteQuery = Omit<RouteQuery<'deleteMessages'>, 'hardDelete' | 'chatType'> & {
-  hardDelete?: QueryBool;
-  chatType?: string | string[];
-};
-
+/** A messages delete as it will be sent, and what it must remove. */
+export interface MessageDeletePlan {
+  method: 'DELETE';
+  /** Below /api/v1. */
+  path: string;
+  /** The query as it will be sent to this server (translated by its dialect). */
+  query: QueryInput;
+  /** How many messages the same filters list: what the delete must remove. */
+  matched: number;
+}
 
 /** Older Flowise versions answer the structured fields as strings holding JSON. */
 function normaliseMessage(item: unknown): ChatMessage {
@@ -33,30 +36,74 @@ function normaliseMessage(item: unknown): ChatMessage {
   return (out ?? m) as ChatMessage;
 }
 
-/** `false` is left out: Flowise takes any value of `feedback`, even `false`, as true. */
-function withBooleans(query: Record<string, unknown>, keys: string[]): QueryInput {
-  const out: Record<string, unknown> = { ...query };
-  for (const key of keys) {
-    const v = out[key];
-    if (v === false || v === 'false' || v === '0') delete out[key];
-    else if (v === true || v === '1') out[key] = 'true';
-  }
-  return out as QueryInput;
-}
+const plural = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
 
-export function messagesApi(core: HttpCore) {
+export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }) => Promise<Dialect>) {
   const listPath = (chatflowId: string) => path`/chatmessage/${chatflowId}`;
+  const nothing = (chatflowId: string, apiPath: string) =>
+    new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method: 'DELETE', path: apiPath });
+
+  /**
+   * The delete the server will be sent, translated so that it removes exactly what the same filters
+   * list (counted here), or a `refused` error (exit 2) where this server cannot do that.
+   */
+  const planDelete = async (chatflowId: string, query: MessageDeleteQuery = {}): Promise<MessageDeletePlan> => {
+    const apiPath = listPath(chatflowId);
+    // A delete asks which server it talks to afresh: a remembered answer may be out of date.
+    const d = (await dialect({ fresh: true })).messageDelete(query);
+    let matched = 0;
+    if (d.listing.clientPages || d.listing.keep || d.conflict) {
+      const { keep: _keep, ...all } = d.listing;
+      for await (const m of plannedStream(core, apiPath, all, normaliseMessage)) {
+        const conflict = d.conflict?.(m);
+        if (conflict) throw conflict;
+        if (!d.listing.keep || d.listing.keep(m)) matched++;
+      }
+    } else {
+      const { items, total } = await plannedList(core, apiPath, d.listing, { page: 1, limit: 1 }, normaliseMessage);
+      matched = total ?? items.length;
+    }
+    return { method: 'DELETE', path: apiPath, query: d.query, matched };
+  };
+
   return {
-    list: (chatflowId: string, query: MessageListQuery = {}): Promise<ListResult<ChatMessage>> =>
-      core.list(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
-    stream: (chatflowId: string, query: MessageListQuery = {}): AsyncIterable<ChatMessage> =>
-      core.stream(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
+    list: async (chatflowId: string, query: MessageListQuery = {}): Promise<ListResult<ChatMessage>> => {
+      const { page, limit, ...filters } = query;
+      return plannedList(core, listPath(chatflowId), (await dialect()).messageList(filters), { page, limit } satisfies PageRequest, normaliseMessage);
+    },
+    stream: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage> {
+      yield* plannedStream(core, listPath(chatflowId), (await dialect()).messageList(query), normaliseMessage);
+    },
     /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
-    streamTexts: (chatflowId: string, query: MessageListQuery = {}): AsyncIterable<string[]> =>
-      core.streamTexts(listPath(chatflowId), withBooleans(query, ['feedback']), normaliseMessage),
-    /** No filter deletes every message of the chatflow. */
-    delete: (chatflowId: string, query: MessageDeleteQuery = {}): Promise<{ affected: number }> =>
-      core.affected('DELETE', listPath(chatflowId), { query: withBooleans(query, ['hardDelete']) }),
+    streamTexts: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
+      const plan = (await dialect()).messageList(query);
+      if (!plan.keep && !plan.emptyOn) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
+      let chunk: string[] = [];
+      for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage)) {
+        chunk.push(JSON.stringify(m));
+        if (chunk.length >= 1000) yield chunk.splice(0);
+      }
+      if (chunk.length) yield chunk;
+    },
+    planDelete,
+    /**
+     * Deletes what the filters list, and nothing more (no filter: every message of the chatflow),
+     * with their feedback; sends the plan given, or plans it. Nothing matched is a 404 on every
+     * server. Should the server report more removed than matched, that is an `inexact` error.
+     */
+    delete: async (chatflowId: string, query: MessageDeleteQuery | MessageDeletePlan = {}): Promise<{ affected: number }> => {
+      const plan = 'matched' in query ? query : await planDelete(chatflowId, query);
+      if (plan.matched === 0) throw nothing(chatflowId, plan.path);
+      const { affected } = await core.affected('DELETE', plan.path, { query: plan.query });
+      if (affected > plan.matched) {
+        throw new ChatflowError(
+          'inexact',
+          `the server deleted ${plural(affected)} where the filters matched ${plural(plan.matched)}: ${affected - plan.matched} more than asked`,
+          { method: 'DELETE', path: plan.path },
+        );
+      }
+      return { affected };
+    },
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
     ingest: (chatflowId: string, messages: readonly ChatMessageIngest[]): Promise<{ affected: number }> =>
       core.postBatches(listPath(chatflowId), messages),

@@ -6,7 +6,7 @@
 /** Which schema (in routes.ts) validates a filter. */
 export type FilterSchema = 'chatTypes' | 'freeId' | 'text' | 'dateBound' | 'rating';
 /** Which value set (in the CLI) completes and checks a filter. */
-export type FilterValues = 'chatType' | 'rating';
+export type FilterValues = 'chatType' | 'rating' | 'date';
 
 export interface FilterDef {
   key: string;
@@ -22,8 +22,8 @@ export const MESSAGE_FILTERS = [
   { key: 'chatId', flag: '--chat-id <id>', help: 'one chat', schema: 'freeId' },
   { key: 'sessionId', flag: '--session-id <id>', help: 'one session', schema: 'text' },
   { key: 'memoryType', flag: '--memory-type <type>', help: 'memory type', schema: 'text' },
-  { key: 'startDate', flag: '--start-date <date>', help: 'from this date or date-time, inclusive (2026-01-31, 2026-01-31T12:00:00Z)', schema: 'dateBound' },
-  { key: 'endDate', flag: '--end-date <date>', help: 'until this date or date-time, inclusive (a plain date means the whole day)', schema: 'dateBound' },
+  { key: 'startDate', flag: '--start-date <date>', help: 'from this date or date-time, inclusive (2026-01-31, 2026-01-31T12:00:00Z)', schema: 'dateBound', values: 'date' },
+  { key: 'endDate', flag: '--end-date <date>', help: 'until this date or date-time, inclusive (a plain date means the whole day)', schema: 'dateBound', values: 'date' },
   { key: 'feedbackType', flag: '--feedback-type <rating>', help: 'only messages rated up or down (THUMBS_UP, THUMBS_DOWN)', schema: 'rating', values: 'rating' },
 ] as const satisfies readonly FilterDef[];
 

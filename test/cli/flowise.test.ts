@@ -98,7 +98,7 @@ describe('against Flowise', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('deleted 1 record');
     const patches = fx.requests.filter((q) => q.method === 'PATCH').map((q) => q.url);
-    expect(patches).toEqual([`/api/v1/upsert-history/${CHATFLOW_A}`, '/api/v1/upsert-history']);
+    expect(patches).toEqual(['/api/v1/upsert-history']);
   });
 
   it('feedback update: Flowise answers {"status":"OK"}; the CLI shows the change and it is stored', async () => {

@@ -147,18 +147,31 @@ describe('chat messages', () => {
     expect(b[1]!.sourceDocuments).toEqual([{ pageContent: 'doc', metadata: {} }]);
   });
 
-  it('leaves feedback=false out (Flowise takes it as true)', async () => {
+  it('leaves feedback=false out (Flowise takes it as true); feedback=true keeps only rated messages', async () => {
     const off = await client.messages.list(CHATFLOW_A, { feedback: false });
+    expect(off.items).toHaveLength(6);
     expect(off.items[0]).not.toHaveProperty('feedback');
     const on = await client.messages.list(CHATFLOW_A, { feedback: true });
-    expect(on.items[1]!.feedback).toMatchObject({ rating: 'THUMBS_UP' });
+    expect(on.items.map((m) => [m.id.slice(-1), m.feedback?.rating])).toEqual([['2', 'THUMBS_UP'], ['4', 'THUMBS_DOWN']]);
     expect(fx.requests.at(-1)!.url).toContain('feedback=true');
   });
 
-  it('normalises {"raw":[],"affected":N} deletes', async () => {
+  it('normalises {"raw":[],"affected":N} deletes; an unknown chatflow matches nothing (404)', async () => {
     expect(await client.messages.delete(CHATFLOW_A, { chatId: 'c1' })).toEqual({ affected: 2 });
     const e = await failure(client.messages.delete('nope'));
-    expect(asReported(e)).toMatchObject({ status: 404, exitCode: 3, message: 'Chatflow nope not found in the database!' });
+    expect(asReported(e)).toMatchObject({ status: 404, exitCode: 3, message: 'no chat messages of chatflow nope match' });
+  });
+
+  it('a delete Flowise would widen is refused before anything is sent; one that removes more is an error', async () => {
+    const n = fx.requests.length;
+    const e = await failure(client.messages.delete(CHATFLOW_A, { feedbackType: 'THUMBS_DOWN' }));
+    expect(asReported(e)).toMatchObject({ kind: 'refused', exitCode: 2, code: 'DELETE_BY_RATING' });
+    expect(fx.requests.slice(n).filter((q) => q.method === 'DELETE')).toEqual([]);
+    // A plan whose count is short of what the server removes (a message arrived since, say).
+    const plan = await client.messages.planDelete(CHATFLOW_A, { chatId: 'c2' });
+    expect(plan).toMatchObject({ matched: 2, query: { chatId: 'c2' } });
+    const x = await failure(client.messages.delete(CHATFLOW_A, { ...plan, matched: 1 }));
+    expect(asReported(x)).toMatchObject({ kind: 'inexact', exitCode: 1, message: 'the server deleted 2 messages where the filters matched 1 message: 1 more than asked' });
   });
 
   it('ingest is unsupported on Flowise (it answers its UI page)', async () => {
@@ -173,13 +186,12 @@ describe('upsert history', () => {
     expect((await client.upsertHistory.list(undefined)).items).toHaveLength(4);
   });
 
-  it('delete falls back to PATCH /upsert-history where /{id} is missing, keeping to that chatflow', async () => {
+  it('delete goes to PATCH /upsert-history (Flowise lacks /{id}), keeping to that chatflow', async () => {
     // ...04 belongs to chatflow B: asked to delete within A, it must survive the fallback.
     const ids = ['bbbbbbbb-0000-0000-0000-000000000001', 'bbbbbbbb-0000-0000-0000-000000000004', 'unknown'];
     const r = await client.upsertHistory.delete(ids, CHATFLOW_A);
     expect(r).toEqual({ affected: 1 });
-    expect(fx.requests.slice(-3).map((q) => `${q.method} ${q.url}`)).toEqual([
-      `PATCH /api/v1/upsert-history/${CHATFLOW_A}`,
+    expect(fx.requests.slice(-2).map((q) => `${q.method} ${q.url}`)).toEqual([
       `GET /api/v1/upsert-history/${CHATFLOW_A}`,
       'PATCH /api/v1/upsert-history',
     ]);

@@ -5,9 +5,19 @@
 // compact one-line JSON, service errors as 500 `Error: xxxService.fn - ...`, `{data,total}` pages.
 // Plain node:http, in memory, fresh data on every start.
 //
+// Chat messages and feedback as section 4 of flowise-observed.md records them: dates kept as SQLite
+// text (seeded rows and column defaults without milliseconds) and compared as text with the bound
+// rendered `YYYY-MM-DD HH:MM:SS.SSS` (a plain date is midnight, an unreadable one ignored); lone
+// bounds ignored by the feedback list and by DELETE with chatId; DELETE without chatId ignoring
+// memoryType, and with feedbackType removing the message before each rated one; `feedback=` (any
+// value, `false` too) answering every message with a `feedback` property, paged by session;
+// page/limit ignored otherwise; only the exact `DESC` descending; chatType case-sensitive; 500
+// "Unauthorized access" from GET /chatmessage for a chatflow it does not know.
+//
 // Test controls (not Flowise behaviour): `failNext(path, status, count)` makes the next requests to a
 // path answer that status; any path below `/api/v1/__hang` never answers; `requests` logs every
-// request received.
+// request received; `seed(chatflowId, data)` adds a chatflow with messages and feedback, as the
+// observed server was filled by SQL inserts.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +32,9 @@ export interface FixtureRequest {
   url: string;
 }
 
+/** A message or feedback row to seed: `createdDate` an ISO instant; `ms` stores it with milliseconds. */
+export type SeedRow = Record<string, unknown> & { id: string; createdDate: string; ms?: boolean };
+
 export interface FlowiseFixture {
   /** Server root, e.g. `http://127.0.0.1:40123` (no /api/v1). */
   url: string;
@@ -31,6 +44,7 @@ export interface FlowiseFixture {
   readOnlyKey: string;
   requests: FixtureRequest[];
   failNext(path: string, status: number, count?: number): void;
+  seed(chatflowId: string, data: { messages: SeedRow[]; feedback?: SeedRow[] }): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +62,17 @@ const INDEX_HTML = `<!DOCTYPE html>
 `;
 
 const iso = (s: string) => new Date(s).toISOString();
+/** How SQLite holds a date: written by Flowise with milliseconds, by a column default or an INSERT without. */
+const stored = (isoDate: string, ms = false) => iso(isoDate).replace('T', ' ').slice(0, ms ? 23 : 19);
+/** A filter bound as TypeORM renders `new Date(param)` for SQLite; undefined when it is no date. */
+const bound = (param: string | null): string | undefined => {
+  if (!param) return undefined;
+  const d = new Date(param);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString().replace('T', ' ').slice(0, 23);
+};
+/** A stored date as answered. */
+const answered = (text: unknown) => `${String(text).replace(' ', 'T').slice(0, 19)}${String(text).slice(19, 23) || '.000'}Z`;
+const out = (row: Row): Row => ({ ...row, createdDate: answered(row.createdDate) });
 
 function seed() {
   const msg = (n: number, role: string, flow: string, content: string, date: string, chatType: string, chat: string, memoryType: string | null, extra: Row = {}): Row => ({
@@ -68,7 +93,7 @@ function seed() {
     chatId: chat,
     memoryType,
     sessionId: chat.replace('c', 's'),
-    createdDate: iso(date),
+    createdDate: stored(date),
     leadEmail: null,
     followUpPrompts: null,
     execution: null,
@@ -99,8 +124,8 @@ function seed() {
       }),
     ] as Row[],
     feedback: [
-      { id: 'abb94aa9-af7a-43fe-a337-7998f6380f58', chatflowid: CHATFLOW_A, chatId: 'c1', messageId: 'aaaaaaaa-0000-0000-0000-000000000002', rating: 'THUMBS_UP', content: 'great', createdDate: '2026-11-21T14:24:22.000Z' },
-      { id: '261cbaf5-eec9-4d2e-bc4f-e2778a616075', chatflowid: CHATFLOW_A, chatId: 'c2', messageId: 'aaaaaaaa-0000-0000-0000-000000000004', rating: 'THUMBS_DOWN', content: null, createdDate: '2026-11-21T14:24:23.000Z' },
+      { id: 'abb94aa9-af7a-43fe-a337-7998f6380f58', chatflowid: CHATFLOW_A, chatId: 'c1', messageId: 'aaaaaaaa-0000-0000-0000-000000000002', rating: 'THUMBS_UP', content: 'great', createdDate: '2026-11-21 14:24:22' },
+      { id: '261cbaf5-eec9-4d2e-bc4f-e2778a616075', chatflowid: CHATFLOW_A, chatId: 'c2', messageId: 'aaaaaaaa-0000-0000-0000-000000000004', rating: 'THUMBS_DOWN', content: null, createdDate: '2026-11-21 14:24:23' },
     ] as Row[],
     // Stored as text, answered parsed (as Flowise does).
     upserts: [
@@ -188,22 +213,25 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
         let rows = db.feedback.filter((f) => f.chatflowid === id);
         const chatId = q.get('chatId');
         if (chatId) rows = rows.filter((f) => f.chatId === chatId);
-        const start = q.get('startDate');
-        const end = q.get('endDate');
-        if (start && end) rows = rows.filter((f) => String(f.createdDate) >= iso(start) && String(f.createdDate) <= iso(end));
+        // Only a pair of bounds filters (Between); unreadable ones then match nothing.
+        if (q.get('startDate') && q.get('endDate')) {
+          const [start, end] = [bound(q.get('startDate')), bound(q.get('endDate'))];
+          rows = start && end ? rows.filter((f) => String(f.createdDate) >= start && String(f.createdDate) <= end) : [];
+        }
         rows.sort((x, y) => String(x.createdDate).localeCompare(String(y.createdDate)));
         if (q.get('order') === 'DESC') rows.reverse();
-        return json(rows);
+        return json(rows.map(out));
       }
       if (method === 'POST') {
         if (!b.messageId) return flowiseError(400, 'Message ID is required');
         const m = db.messages.find((x) => x.id === b.messageId);
         if (!m) return flowiseError(404, `Message with ID ${String(b.messageId)} not found`);
         if (b.chatId && b.chatId !== m.chatId) return flowiseError(400, `Inconsistent chat ID: message with ID ${String(m.id)} does not belong to chat with ID ${String(b.chatId)}`);
+        if (b.chatflowid && b.chatflowid !== m.chatflowid) return flowiseError(400, `Inconsistent chatflow ID: message with ID ${String(m.id)} does not belong to chatflow with ID ${String(b.chatflowid)}`);
         if (b.rating == null) return flowiseError(500, 'Error: feedbackService.createChatMessageFeedbackForChatflow - SQLITE_CONSTRAINT: NOT NULL constraint failed: chat_message_feedback.rating');
-        const row = { chatflowid: m.chatflowid, chatId: m.chatId, messageId: m.id, rating: b.rating, content: b.content ?? null, id: randomUUID(), createdDate: nowIso() };
+        const row = { chatflowid: m.chatflowid, chatId: m.chatId, messageId: m.id, rating: b.rating, content: b.content ?? null, id: randomUUID(), createdDate: stored(nowIso()) };
         db.feedback.push(row);
-        return json(row);
+        return json(out(row));
       }
       if (method === 'PUT') {
         if (id === undefined) return flowiseError(412, 'Error: feedbackController.updateChatMessageFeedbackForChatflow - id not provided!');
@@ -278,25 +306,59 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
           : flowiseError(404, `Chatflow ${id} not found in the database!`);
       }
       const chatTypes = q.getAll('chatType').flatMap((t) => (t.startsWith('[') ? (JSON.parse(t) as string[]) : [t]));
-      const match = (m: Row) =>
+      const [start, end] = [bound(q.get('startDate')), bound(q.get('endDate'))];
+      const ratings = (() => {
+        const given = q.getAll('feedbackType').flatMap((t) => (t.startsWith('[') ? (JSON.parse(t) as string[]) : [t]));
+        const known = ['THUMBS_UP', 'THUMBS_DOWN'].filter((r) => given.includes(r));
+        return known.length ? known : undefined; // an unknown value means no filter
+      })();
+      const exact = (keys: readonly string[]) => (m: Row) =>
         m.chatflowid === id &&
         (chatTypes.length === 0 || chatTypes.includes(String(m.chatType))) &&
-        (['chatId', 'memoryType', 'sessionId'] as const).every((k) => !q.get(k) || m[k] === q.get(k)) &&
-        (!q.get('startDate') || String(m.createdDate) >= iso(q.get('startDate')!)) &&
-        (!q.get('endDate') || String(m.createdDate) <= iso(q.get('endDate')!));
+        keys.every((k) => !q.get(k) || m[k] === q.get(k));
+      const inRange = (m: Row) => (!start || String(m.createdDate) >= start) && (!end || String(m.createdDate) <= end);
+      const byDate = (x: Row, y: Row) => String(x.createdDate).localeCompare(String(y.createdDate));
+      const feedbackOf = (m: Row) => db.feedback.find((f) => f.messageId === m.id) ?? null;
+      /** With feedbackType: each rated apiMessage and the message just before it in its session. */
+      const ratedPairs = (rows: Row[]) => {
+        const keep = new Set<unknown>();
+        rows.forEach((m, i) => {
+          if (m.sessionId == null || m.role !== 'apiMessage' || !ratings!.includes(String(feedbackOf(m)?.rating))) return;
+          keep.add(m.id);
+          const before = rows.slice(0, i).reverse().find((p) => p.sessionId === m.sessionId);
+          if (before) keep.add(before.id);
+        });
+        return rows.filter((m) => keep.has(m.id));
+      };
       if (method === 'DELETE') {
-        const gone = new Set(db.messages.filter(match).map((m) => m.id));
-        db.messages = db.messages.filter((m) => !gone.has(m.id));
-        db.feedback = db.feedback.filter((f) => !gone.has(f.messageId));
-        return deleted(gone.size);
+        let gone: Row[];
+        if (q.get('chatId')) {
+          gone = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !(q.get('startDate') && q.get('endDate')) || (start && end && inRange(m)));
+        } else {
+          // The GET selection without memoryType; feedbackType switches to the feedback query.
+          gone = db.messages.filter(exact(['sessionId'])).filter(inRange).sort(byDate);
+          if (ratings) gone = ratedPairs(gone);
+        }
+        const ids = new Set(gone.map((m) => m.id));
+        db.messages = db.messages.filter((m) => !ids.has(m.id));
+        db.feedback = db.feedback.filter((f) => !ids.has(f.messageId));
+        return deleted(ids.size);
       }
-      let rows = db.messages.filter(match).sort((x, y) => String(x.createdDate).localeCompare(String(y.createdDate)));
-      if (q.get('order') === 'DESC') rows.reverse();
+      let rows = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId')).filter(inRange).sort(byDate);
       if (q.get('feedback')) {
         // Any value, even `false`, switches to the feedback query (a Flowise bug).
-        rows = rows.map((m) => ({ ...m, feedback: db.feedback.find((f) => f.messageId === m.id) ?? null }));
+        if (ratings) rows = ratedPairs(rows);
+        const page = Number.parseInt(q.get('page') ?? '', 10);
+        const limit = Number.parseInt(q.get('limit') ?? '', 10);
+        if (page > 0 && limit > 0) {
+          // Pages of sessions, not of messages.
+          const sessions = [...new Set(rows.map((m) => m.sessionId))].slice((page - 1) * limit, page * limit);
+          rows = rows.filter((m) => sessions.includes(m.sessionId));
+        }
+        rows = rows.map((m) => ({ ...m, feedback: feedbackOf(m) && out(feedbackOf(m)!) }));
       }
-      return json(rows);
+      if (q.get('order') === 'DESC') rows.reverse();
+      return json(rows.map(out));
     }
 
     if (resource === 'upsert-history') {
@@ -374,6 +436,14 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
     requests,
     failNext(path, status, count = 1) {
       failures.set(path, { status, count });
+    },
+    seed(chatflowId, data) {
+      if (!db.chatflows.some((c) => c.id === chatflowId)) db.chatflows.push({ ...db.chatflows[0]!, id: chatflowId, name: chatflowId });
+      const row = ({ ms, ...r }: SeedRow): Row => ({ ...r, createdDate: stored(r.createdDate, ms) });
+      for (const m of data.messages) {
+        db.messages.push({ role: 'userMessage', content: '', chatType: 'INTERNAL', memoryType: null, sessionId: null, sourceDocuments: null, usedTools: null, execution: null, ...row(m), chatflowid: chatflowId });
+      }
+      for (const f of data.feedback ?? []) db.feedback.push({ content: null, ...row(f), chatflowid: chatflowId });
     },
     close: () =>
       new Promise<void>((resolve) => {

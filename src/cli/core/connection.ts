@@ -108,13 +108,14 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
   const { createClient } = await import('../../client/index.js');
   const base = { timeoutMs: opts.timeoutMs, onDebug: opts.trace, ...(opts.retries !== undefined ? { retries: opts.retries } : {}) };
   if (target.url) {
-    const client = createClient({ baseUrl: target.url, apiKey: target.apiKey, ...base });
+    const { fileServerCache } = await import('../server-cache.js');
+    const client = createClient({ baseUrl: target.url, apiKey: target.apiKey, ...base, serverCache: fileServerCache() });
     return { client, where: target.url, embedded: false, close: () => client.close() };
   }
   const { startEmbedded } = await import('../embedded.js');
   const embedded = await startEmbedded({ thread: opts.bulk === true });
   opts.trace?.(`embedded service on ${embedded.url} (database ${embedded.dbPath})`);
-  const client = createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, ...base, batch: embedded.batch });
+  const client = createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, ...base, batch: embedded.batch, server: 'chatflow' });
   return {
     client,
     where: 'embedded',

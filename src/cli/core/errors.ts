@@ -63,6 +63,7 @@ export function exitCodeForStatus(status: number): number {
 function clientExitCode(err: ChatflowError): number {
   if (err.code === 'ERR_INVALID_URL') return EXIT.usage;
   if (err.kind === 'network' || err.kind === 'timeout') return EXIT.unreachable;
+  if (err.kind === 'refused') return EXIT.usage;
   if (err.kind === 'http' && err.status !== undefined) return exitCodeForStatus(err.status);
   return EXIT.error;
 }

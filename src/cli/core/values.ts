@@ -2,6 +2,7 @@
 // candidates, or where to find them: live ids, profiles, files) and, when it has `parse`, checks
 // and normalises the value before the handler runs (`--order DESC` arrives as `desc`).
 import { ASSISTANT_TOOLS, ASSISTANT_TYPES, CHAT_TYPES, RATINGS, SORT_ORDERS, VARIABLE_TYPES } from '../../schema/enums.js';
+import { dateBound } from '../date-bounds.js';
 import { UsageError } from './errors.js';
 
 export interface Candidate {
@@ -70,6 +71,12 @@ export const ASSISTANT_TYPE = list(ASSISTANT_TYPES, undefined, (text, flag) => {
 
 export const ASSISTANT_TOOL = list(ASSISTANT_TOOLS, undefined, (text, flag) => {
   if (!(ASSISTANT_TOOLS as readonly string[]).includes(text)) throw new UsageError(`invalid ${flag} "${text}": use ${ASSISTANT_TOOLS.join(', ')}`);
+  return text;
+});
+
+/** A date or date-time, checked here: Flowise ignores one it cannot read (every record matches). */
+export const DATE = list([], undefined, (text, flag) => {
+  dateBound(text, 'start', flag);
   return text;
 });
 

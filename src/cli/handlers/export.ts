@@ -38,16 +38,6 @@ class ChunkWriter {
   }
 }
 
-/**
- * Our service answers its OpenAPI document; a Flowise server its UI page (another server a 404);
- * anything else (401, 5xx) tells nothing, and the export's own requests will say what is wrong.
- */
-async function serverKind(client: ChatflowClient): Promise<'service' | 'other' | undefined> {
-  const res = await client.raw('GET', '/openapi.json');
-  if (res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string') return 'service';
-  return res.status === 200 || res.status === 404 ? 'other' : undefined;
-}
-
 const FLOWISE_NOTE =
   'note: this server is not the chatflow service (a Flowise server?): it answers each list whole, so every ' +
   "chatflow's messages are held in memory in turn; the messages of deleted chatflows cannot be reached; chatflow " +
@@ -161,8 +151,7 @@ function destination(file: string | undefined, stdout: Out) {
 export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> {
   const resources = parseResources(opts.resources);
   const client = await ctx.client({ bulk: true });
-  const kind = (await ctx.usesEmbedded()) ? 'service' : await serverKind(client);
-  if (kind === 'other') ctx.out.note(`chatflow: ${FLOWISE_NOTE}`);
+  const kind = await client.server();
 
   let chatflows: string[] = [];
   const perChatflow = resources.some((r) => PER_CHATFLOW.has(r));
@@ -179,7 +168,7 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
   const progress = createProgress({ label: 'export', unit: 'records', flag: opts.progress });
   // Counting costs one small request a list: only for a bar, and only where pages carry totals
   // (Flowise answers a whole list to a page request).
-  if (kind === 'service' && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
+  if (kind === 'chatflow' && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
 
   const started = performance.now();
   const dest = destination(opts.out, ctx.out.stdout);
@@ -199,4 +188,6 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
   ctx.out.note(
     `exported ${plural(total, 'record')} (${detail})${perChatflow ? ` of ${plural(chatflows.length, 'chatflow')}` : ''} to ${dest.shown} in ${secs.toFixed(1)}s`,
   );
+  // After the work, not before: a failed export says one thing, its error.
+  if (kind === 'flowise') ctx.out.note(`chatflow: ${FLOWISE_NOTE}`);
 }

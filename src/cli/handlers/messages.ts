@@ -1,6 +1,7 @@
 // `chatflow messages list|delete` handlers.
-import { ChatflowError, type ChatflowClient, type MessageListQuery } from '../../client/index.js';
+import { ChatflowError, type ChatflowClient, type MessageDeletePlan, type MessageDeleteQuery, type MessageListQuery } from '../../client/index.js';
 import type { Context } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { plural } from '../render/text.js';
 import { confirmOrRefuse, printDryRun, printPageOrStream } from './common.js';
@@ -20,14 +21,23 @@ interface DeleteFlags extends MessageFilterFlags {
   dryRun?: boolean;
 }
 
-/** How many messages a delete would remove: one small page with the total when the server gives it. */
-async function countMatching(client: ChatflowClient, chatflowId: string, query: MessageListQuery): Promise<number> {
-  const { items, total } = await client.messages.list(chatflowId, { ...query, page: 1, limit: 1 });
-  if (total !== undefined) return total;
-  if (items.length === 0) return 0;
-  let n = 0;
-  for await (const _ of client.messages.stream(chatflowId, query)) n++;
-  return n;
+/** The client's refusals of a delete it cannot make exact on this server, in the flags' words. */
+const REFUSALS: Record<string, (chatflowId: string) => string> = {
+  DELETE_BY_RATING: (flow) =>
+    '--feedback-type cannot be deleted exactly on this server (Flowise also deletes the question before each rated answer): ' +
+    `list them with 'chatflow messages list ${flow} --feedback-type <rating>' and delete each by --chat-id with --start-date and --end-date`,
+  DELETE_MEMORY_TYPE_ALONE: () => "--memory-type without --chat-id is ignored by this server's delete (Flowise), which would delete more: add --chat-id",
+};
+
+async function planDelete(client: ChatflowClient, chatflowId: string, query: MessageDeleteQuery): Promise<MessageDeletePlan> {
+  try {
+    return await client.messages.planDelete(chatflowId, query);
+  } catch (err) {
+    const say = err instanceof ChatflowError && err.code ? REFUSALS[err.code] : undefined;
+    if (say) throw new UsageError(say(chatflowId), { cause: err });
+    if (err instanceof ChatflowError && err.code === 'DELETE_START_BOUNDARY') throw new UsageError(err.message.replaceAll('the start date', '--start-date'), { cause: err });
+    throw err;
+  }
 }
 
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
@@ -45,23 +55,22 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
 
 export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags): Promise<void> {
   const filters = messageQuery(opts as Record<string, unknown>);
-  const query = { ...filters, hardDelete: opts.hardDelete ? true : undefined };
-  if (opts.dryRun) return printDryRun(ctx, 'DELETE', `/chatmessage/${chatflowId}`, { query });
   const client = await ctx.client();
-  const filtered = Object.values(filters).some((v) => v !== undefined);
-  if (!opts.yes) {
-    const { feedbackType, ...rest } = filters;
-    const n = await countMatching(client, chatflowId, { ...rest, ...(feedbackType ? { feedback: true, feedbackType } : {}) });
-    if (n === 0) return ctx.out.note('No messages match; nothing was deleted.');
-    await confirmOrRefuse(
-      `Delete ${plural(n, 'message')} of chatflow ${chatflowId}${filtered ? ' matching the filters' : ' (ALL of its messages)'}, with their feedback?`,
-      false,
-    );
+  // The request as this server will really get it, and how many messages the same filters list.
+  const plan = await planDelete(client, chatflowId, { ...filters, hardDelete: opts.hardDelete ? true : undefined });
+  if (opts.dryRun) {
+    await printDryRun(ctx, plan.method, plan.path, { query: plan.query });
+    return ctx.out.note(`${plural(plan.matched, 'message')} match`);
   }
+  if (plan.matched === 0) return ctx.out.note('No messages match; nothing was deleted.');
+  const filtered = Object.values(filters).some((v) => v !== undefined);
+  await confirmOrRefuse(
+    `Delete ${plural(plan.matched, 'message')} of chatflow ${chatflowId}${filtered ? ' matching the filters' : ' (ALL of its messages)'}, with their feedback?`,
+    opts.yes,
+  );
   try {
-    const { affected } = await client.messages.delete(chatflowId, query);
+    const { affected } = await client.messages.delete(chatflowId, plan);
     ctx.out.note(`deleted ${plural(affected, 'message')}`);
-    if (affected === 0) ctx.out.note('No messages matched.');
   } catch (err) {
     if (err instanceof ChatflowError && err.status === 404) return ctx.out.note('No messages match; nothing was deleted.');
     throw err;

@@ -1,0 +1,18 @@
+// Our service reads the interface as SEMANTICS.md decides: the query goes as given.
+import { defined, flag } from '../queries.js';
+import type { Dialect } from './types.js';
+
+export const chatflowDialect: Dialect = {
+  kind: 'chatflow',
+  messageList: (q) => ({ query: defined({ ...q, feedback: flag(q.feedback) }), clientPages: false }),
+  messageDelete: (q) => {
+    const { hardDelete, ...filters } = q;
+    return {
+      query: defined({ ...filters, hardDelete: flag(hardDelete) }),
+      // feedbackType narrows a listing only together with feedback.
+      listing: chatflowDialect.messageList({ ...filters, feedback: filters.feedbackType ? true : undefined }),
+    };
+  },
+  feedbackList: ({ sortOrder, order, ...rest }) => ({ query: defined({ ...rest, order: order ?? sortOrder }), clientPages: false }),
+  upsertHistoryList: (q) => ({ query: defined(q), clientPages: false }),
+};

@@ -1,0 +1,106 @@
+// Flowise 3.x, as ../shared/spec/flowise-observed.md records it (section 4), asked so that it
+// answers what the interface means:
+// - dates: a plain date is midnight to Flowise (`endDate=2026-02-15` drops that day), an unreadable
+//   one is ignored; its filters compare text, so a row stored without milliseconds (SQLite column
+//   defaults: all feedback, seeded rows) sits *before* a bound on the same second. Bounds go out
+//   as explicit instants, the lower one a millisecond early, and the client keeps exactly the range.
+// - feedback list and DELETE with chatId apply dates only as a pair: a lone bound gets its far twin.
+// - `feedback=<anything>` returns every message with a `feedback` property (null when unrated), and
+//   `feedbackType` adds the message before each rated one: the client keeps the rated ones.
+// - `page`/`limit` are ignored (messages without feedback, feedback) or page by session (messages
+//   with feedback): the client pages the stream.
+// - an unknown chatflow (or one outside the key's workspace) is a 500 "Unauthorized access" on
+//   GET /chatmessage: an empty list, as on our service, where a chatflow is just an id.
+import type { ChatMessage } from '../../schema/resources.js';
+import { dateRange, millis } from '../dates.js';
+import { ChatflowError } from '../errors.js';
+import { defined, flag } from '../queries.js';
+import type { Dialect } from './types.js';
+
+const EARLIEST = '1970-01-01T00:00:00.000Z';
+const LATEST = '9999-12-31T23:59:59.999Z';
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The bounds as sent (as a pair when `pair`) and the test that keeps exactly the range. */
+function dates(q: { startDate?: string | undefined; endDate?: string | undefined }, field: string, pair: boolean) {
+  const { start, end } = dateRange(q);
+  if (start === undefined && end === undefined) return { query: {} };
+  const query = {
+    startDate: start !== undefined ? iso(start - 1) : pair ? EARLIEST : undefined,
+    endDate: end !== undefined ? iso(end) : pair ? LATEST : undefined,
+  };
+  const inRange = (item: unknown) => {
+    const t = millis((item as Record<string, unknown>)[field]);
+    return (start === undefined || t >= start) && (end === undefined || t <= end);
+  };
+  return { query, inRange, early: start !== undefined ? start - 1 : undefined };
+}
+
+const both = <T>(a: ((x: T) => boolean) | undefined, b: ((x: T) => boolean) | undefined) => (a && b ? (x: T) => a(x) && b(x) : (a ?? b));
+
+const unknownChatflow = (err: ChatflowError) => err.status === 500 && /unauthori[sz]ed access/i.test(err.message);
+
+/** `code` lets a caller (the CLI) say it in its own words. */
+const refuse = (why: string, code: string) => new ChatflowError('refused', why, { code });
+
+export const flowiseDialect: Dialect = {
+  kind: 'flowise',
+  messageList: (q) => {
+    const { page: _page, limit: _limit, startDate: _s, endDate: _e, feedback, feedbackType, ...rest } = q;
+    const d = dates(q, 'createdDate', false);
+    const rated = flag(feedback) || feedbackType !== undefined;
+    const hasFeedback = rated
+      ? (m: ChatMessage) => m.feedback != null && (feedbackType === undefined || m.feedback.rating === feedbackType)
+      : undefined;
+    return {
+      query: defined({ ...rest, ...d.query, ...(rated ? { feedback: true, feedbackType } : {}) }),
+      keep: both<ChatMessage>(d.inRange, hasFeedback),
+      clientPages: true,
+      emptyOn: unknownChatflow,
+    };
+  },
+  messageDelete: (q) => {
+    const { hardDelete, feedbackType, ...filters } = q;
+    if (feedbackType !== undefined) {
+      throw refuse(
+        "Flowise's delete by rating also removes the question before each rated answer: list the rated messages " +
+          'and delete them by chat id and date instead',
+        'DELETE_BY_RATING',
+      );
+    }
+    if (filters.memoryType !== undefined && filters.chatId === undefined) {
+      throw refuse("Flowise's delete ignores the memory type unless a chat id is given: give the chat id too", 'DELETE_MEMORY_TYPE_ALONE');
+    }
+    // With chatId, Flowise applies dates only as a pair; its listing reads them the same way.
+    const d = dates(filters, 'createdDate', true);
+    const { startDate: _s, endDate: _e, ...exact } = filters;
+    const listing = flowiseDialect.messageList(filters);
+    const early = d.early;
+    return {
+      query: defined({ ...exact, ...d.query, hardDelete: flag(hardDelete) }),
+      listing: { ...listing, query: defined({ ...exact, ...d.query }) },
+      ...(early !== undefined
+        ? {
+            // The bound goes out a millisecond early (see above): a message exactly there is not
+            // listed but would be deleted.
+            conflict: (m: ChatMessage) =>
+              millis(m.createdDate) === early
+                ? refuse(
+                    `message ${m.id} at ${m.createdDate}, a millisecond before the start date, would be deleted too ` +
+                      '(Flowise compares dates as text): give the start date a millisecond earlier or later',
+                    'DELETE_START_BOUNDARY',
+                  )
+                : undefined,
+          }
+        : {}),
+    };
+  },
+  feedbackList: ({ sortOrder, order, page: _page, limit: _limit, startDate, endDate, ...rest }) => {
+    const d = dates({ startDate, endDate }, 'createdDate', true);
+    return { query: defined({ ...rest, ...d.query, order: order ?? sortOrder }), keep: d.inRange, clientPages: true };
+  },
+  upsertHistoryList: ({ page: _page, limit: _limit, startDate, endDate, ...rest }) => {
+    const d = dates({ startDate, endDate }, 'date', false);
+    return { query: defined({ ...rest, ...d.query }), keep: d.inRange, clientPages: true };
+  },
+};

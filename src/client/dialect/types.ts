@@ -1,0 +1,43 @@
+// What a server dialect says: how the interface's meaning of a list or a delete is asked of one
+// kind of server so that it answers exactly that meaning.
+import type { ChatMessage, Feedback, UpsertHistory } from '../../schema/resources.js';
+import type { QueryInput } from '../core.js';
+import type { ChatflowError } from '../errors.js';
+import type { FeedbackListQuery, MessageDeleteQuery, MessageListQuery, UpsertHistoryQuery } from '../queries.js';
+
+/** `chatflow`: this project's service (the interface as SEMANTICS.md decides it). `flowise`: a Flowise 3.x server. */
+export type ServerKind = 'chatflow' | 'flowise';
+
+/** How one list is asked of the server. */
+export interface ListPlan<T> {
+  /** The query as sent. */
+  query: QueryInput;
+  /** Drops what the server answers beyond the meaning (the client filters the rest exactly). */
+  keep?: (item: T) => boolean;
+  /** The server ignores `page`/`limit` (or pages otherwise): the client pages the stream itself. */
+  clientPages: boolean;
+  /** An error that means "nothing to list" on this server. */
+  emptyOn?: (err: ChatflowError) => boolean;
+}
+
+/** How a messages delete is asked so that it removes exactly what the same filters list. */
+export interface MessageDeleteTranslation {
+  /** The DELETE's query as sent. */
+  query: QueryInput;
+  /** The listing whose kept records are exactly what the DELETE removes. */
+  listing: ListPlan<ChatMessage>;
+  /**
+   * Records the listing's request answers that its `keep` drops but the DELETE would remove all
+   * the same: if there are any, no exact delete exists.
+   */
+  conflict?: (m: ChatMessage) => ChatflowError | undefined;
+}
+
+export interface Dialect {
+  readonly kind: ServerKind;
+  messageList(q: MessageListQuery): ListPlan<ChatMessage>;
+  /** Throws a `refused` ChatflowError where this server cannot delete exactly that set. */
+  messageDelete(q: MessageDeleteQuery): MessageDeleteTranslation;
+  feedbackList(q: FeedbackListQuery): ListPlan<Feedback>;
+  upsertHistoryList(q: UpsertHistoryQuery): ListPlan<UpsertHistory>;
+}

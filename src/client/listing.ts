@@ -1,0 +1,54 @@
+// A list as a server dialect plans it (./dialect): sent, filtered where the server answers more than
+// the interface means, and paged by the client where the server does not page as the interface does.
+import type { HttpCore, ListResult, Normalise } from './core.js';
+import type { ListPlan } from './dialect/index.js';
+import { ChatflowError } from './errors.js';
+
+export interface PageRequest {
+  page?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** The page size when only `page` is given, as our service takes it. */
+const DEFAULT_LIMIT = 100;
+
+/** The records as they arrive (never held), without those the plan drops. */
+export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T> {
+  try {
+    for await (const item of core.stream(apiPath, plan.query, normalise)) if (!plan.keep || plan.keep(item)) yield item;
+  } catch (err) {
+    if (err instanceof ChatflowError && plan.emptyOn?.(err)) return;
+    throw err;
+  }
+}
+
+/**
+ * One page with its total, or the whole list: from the server where it pages as the interface
+ * does; else read through as a stream, keeping only the page (the total is counted on the way).
+ */
+export async function plannedList<T>(
+  core: HttpCore,
+  apiPath: string,
+  plan: ListPlan<T>,
+  { page, limit }: PageRequest,
+  normalise?: Normalise<T>,
+): Promise<ListResult<T>> {
+  const paged = page !== undefined || limit !== undefined;
+  if (!plan.clientPages && !plan.keep) {
+    try {
+      return await core.list(apiPath, { ...plan.query, ...(page !== undefined ? { page } : {}), ...(limit !== undefined ? { limit } : {}) }, normalise);
+    } catch (err) {
+      if (err instanceof ChatflowError && plan.emptyOn?.(err)) return paged ? { items: [], total: 0 } : { items: [] };
+      throw err;
+    }
+  }
+  const size = limit ?? (page !== undefined ? DEFAULT_LIMIT : Infinity);
+  const from = page !== undefined ? (page - 1) * size : 0;
+  const items: T[] = [];
+  let total = 0;
+  for await (const item of plannedStream(core, apiPath, plan, normalise)) {
+    if (total >= from && items.length < size) items.push(item);
+    total++;
+  }
+  return paged ? { items, total } : { items };
+}
