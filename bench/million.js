@@ -5,7 +5,7 @@
 // bare node:http handler, and a delete of them all while another chatflow is being read. Prints
 // one table, a column per store.
 //
-//   npx tsc -p . && node bench/million.js [--messages 1000000] [--store sqlite,postgres]
+//   npm run build && node bench/million.js [--messages 1000000] [--store sqlite,postgres]
 //       [--ids uuid|sequential] [--requests 200] [--seconds 3] [--rounds 3] [--connections 16] [--keep]
 //
 // 1. Writes N messages of chatflow `bench-flow` as export lines (sessions of 10 messages, one a
@@ -83,7 +83,7 @@ if (
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'chatflow.js');
 if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
-  console.error('build first: npx tsc -p .');
+  console.error('build first: npm run build');
   process.exit(2);
 }
 const { Agent, Pool, request } = await import('undici');

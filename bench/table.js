@@ -2,7 +2,7 @@
 // `messages list` as a person sees it, a table on a terminal, beside `-o ndjson` over the same
 // data: time to the first row, total time and peak RSS, at each size. Prints one table.
 //
-//   npx tsc -p . && node bench/table.js [--messages 200000,1000000] [--columns 120] [--keep]
+//   npm run build && node bench/table.js [--messages 200000,1000000] [--columns 120] [--keep]
 //
 // The data is `chatflow demo --messages N` in a fresh embedded database (each size adds to the
 // one before: demo adds only what is missing). Each list is a child process with stdout a pipe

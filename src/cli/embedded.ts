@@ -4,9 +4,8 @@
 // service's work (the database, validation, writing lists) and the CLI's (reading, parsing,
 // writing files) run side by side on two cores; other commands keep it in their own thread,
 // which starts faster.
-import { randomBytes } from 'node:crypto';
 import type { BatchLimits } from '../client/index.js';
-import { MAX_INGEST_ITEMS } from '../schema/routes.js';
+import { MAX_INGEST_ITEMS } from '../schema/limits.js';
 
 export interface EmbeddedService {
   url: string;
@@ -35,7 +34,8 @@ export interface EmbeddedOptions {
 export type WorkerReply = { url: string } | { error: { message: string; exitCode?: number } };
 
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedService> {
-  const { defaultDbPath } = await import('../server/default-db.js');
+  // node:crypto is imported here, not at the top: the bundle would load it on every start.
+  const [{ defaultDbPath }, { randomBytes }] = await Promise.all([import('../server/default-db.js'), import('node:crypto')]);
   const dbPath = defaultDbPath();
   // A one-off key: other local users cannot reach this short-lived port without it.
   const apiKey = randomBytes(24).toString('base64url');

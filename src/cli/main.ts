@@ -1,8 +1,7 @@
 // Entry point: parse, run, and answer the exit code. A command's own failures are printed by its
 // Output (core/tree.ts); what fails to parse is commander's usage error, exit 2.
 import { CommanderError, type Command } from 'commander';
-import { BugError, EXIT } from './core/errors.js';
-import { printError } from './core/output.js';
+import { EXIT } from './core/errors.js';
 import { buildProgram } from './program.js';
 
 export async function main(argv = process.argv): Promise<number> {
@@ -33,6 +32,7 @@ export async function main(argv = process.argv): Promise<number> {
       return EXIT.usage;
     }
     // Handlers' failures are printed by their run; anything reaching here is ours.
-    return printError(new BugError(err instanceof Error ? err.message : String(err), { cause: err }), { debug: argv.includes('--debug') });
+    const [{ BugError }, { printError }] = await Promise.all([import('./core/errors.js'), import('./core/output.js')]);
+    return printError(new BugError(err instanceof Error ? err.message : String(err), { cause: err }), { debug: program.opts().debug === true });
   }
 }

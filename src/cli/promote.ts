@@ -7,12 +7,10 @@ import { ChatflowError, type Assistant, type ChatflowClient, type Variable } fro
 import { resolveConnection, warnIfKeyFileReadable, type Target } from './core/connection.js';
 import { UsageError } from './core/errors.js';
 import { validateUrl } from './config.js';
+import { MASK, SECRET_NAME } from './secrets.js';
 
 // ---------------------------------------------------------------- the two servers
 
-/** Names whose values are never shown. */
-export const SECRET_NAME = /key|secret|token|password|credential/i;
-export const MASK = '****';
 
 /** One side of a promotion: a label for the plan, and where its client goes. */
 export interface Side extends Target {

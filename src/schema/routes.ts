@@ -35,6 +35,7 @@ import {
   VariableUpdate,
 } from './resources.js';
 import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
+import { MAX_INGEST_ITEMS } from './limits.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -81,8 +82,6 @@ type Filters = (typeof MESSAGE_FILTERS)[number];
 const messageFilters = Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, Type.Optional(FILTER_SCHEMAS[f.schema])])) as {
   [F in Filters as F['key']]: TOptional<(typeof FILTER_SCHEMAS)[F['schema']]>;
 };
-/** The most records one ingest request may carry (one transaction). */
-export const MAX_INGEST_ITEMS = 10_000;
 const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(item, { maxItems: MAX_INGEST_ITEMS })]);
 const Many = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: MAX_INGEST_ITEMS });
 const Pong = Type.String({ examples: ['pong'] });

@@ -1,6 +1,6 @@
 // Drives the real shells with the real completion scripts. The scripts call `chatflow` from PATH:
 // a temporary directory holds a `chatflow` shim that runs this checkout's bin/chatflow.js (built
-// dist/: run `npx tsc -p .` first). Every run gets a clean environment with temporary XDG dirs.
+// dist/: run `npm run build` first). Every run gets a clean environment with temporary XDG dirs.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,8 @@ process.once('exit', () => {
 });
 
 export function checkBuilt(): void {
-  const built = join(REPO, 'dist', 'cli', 'main.js');
-  if (!existsSync(built)) throw new Error(`${built} is missing: build first with npx tsc -p .`);
+  const built = join(REPO, 'dist', 'bundle', 'main.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: build first with npm run build`);
 }
 
 let shimDir: string | undefined;

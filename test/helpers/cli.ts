@@ -1,6 +1,6 @@
 // Runs the built `bin/chatflow.js` as a user would, in a clean environment: nothing inherited
 // from the test process (no CHATFLOW_*, NO_COLOR, CI, proxies), a temporary HOME and XDG dirs.
-// Build first (`npx tsc -p .`): the tests run dist/, not src/.
+// Build first (`npm run build`): the tests run the bundle in dist/, not src/.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 
 export const BIN = fileURLToPath(new URL('../../bin/chatflow.js', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[/;
@@ -97,7 +97,7 @@ export function cliEnv(opts: Omit<CliOptions, 'input' | 'timeout'> = {}): Env {
 }
 
 function checkBuilt(): void {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first with npx tsc -p .`);
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first with npm run build`);
 }
 
 /** Runs `node bin/chatflow.js ...args` to the end; never throws on a non-zero exit. */

@@ -2,7 +2,7 @@
 import type { CommandDef, FlagDef } from '../core/command.js';
 import { GENERAL, OUTPUT, TIMEOUT } from '../core/flags.js';
 import { PROFILES } from '../core/values.js';
-import { MASK, SECRET_NAME } from '../promote.js';
+import { MASK, SECRET_NAME } from '../secrets.js';
 
 const sides = (nouns: string): FlagDef[] => [
   { flags: '--from <profile|url>', help: `where the ${nouns} come from: a profile name (chatflow config) or a server URL`, values: PROFILES, required: true },

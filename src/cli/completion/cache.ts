@@ -1,6 +1,5 @@
 // The file cache of live completion values: one JSON file per server and kind, for CACHE_TTL_MS,
 // dropped when the config file it depended on changes or a command changes data.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -49,8 +48,18 @@ export function forgetLiveValues(env: NodeJS.ProcessEnv = process.env): void {
   for (const name of names) if (name.startsWith('complete-') && name.endsWith('.json')) rmSync(join(dir, name), { force: true });
 }
 
+/**
+ * 64-bit FNV-1a of the text, in hex: a file name for the key (the entry holds the key itself and is
+ * checked against it), without loading node:crypto on the path where TAB waits.
+ */
+function fnv1a(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) h = ((h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
+}
+
 export function cacheFile(key: string, kind: LiveKind, env: NodeJS.ProcessEnv): string {
-  const hash = createHash('sha256').update(`${key}\n${kind}`).digest('hex').slice(0, 24);
+  const hash = fnv1a(`${key}\n${kind}`);
   return join(cacheDir(env), `complete-${kind}-${hash}.json`);
 }
 

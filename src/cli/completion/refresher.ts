@@ -1,6 +1,5 @@
 // The refresher: a detached `chatflow __complete --refresh -- <words>` that fills the cache when
 // the answer needs the embedded service, which takes longer to start than TAB may wait.
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Candidate } from '../core/values.js';
@@ -36,9 +35,11 @@ export async function waitForCache(file: string, key: string, until: number): Pr
 
 
 /** `chatflow __complete --refresh -- <words>`, detached: it outlives this process. */
-export function spawnRefresher(words: string[]): void {
+export async function spawnRefresher(words: string[]): Promise<void> {
   const script = process.argv[1];
   if (!script) return;
+  // Imported here: a cached answer must not pay for loading node:child_process.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [...process.execArgv, script, '__complete', '--refresh', '--', ...words], {
     detached: true,
     stdio: 'ignore',

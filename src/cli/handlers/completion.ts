@@ -22,7 +22,7 @@ export async function candidates(program: Command, words: string[] | undefined, 
   let out = '';
   try {
     const given = words ?? [];
-    out = formatCandidates(await complete(program, given, { liveControl: { refresh: opts.refresh, spawnRefresh: () => spawnRefresher(given) } }));
+    out = formatCandidates(await complete(program, given, { liveControl: { refresh: opts.refresh, spawnRefresh: () => void spawnRefresher(given).catch(() => undefined) } }));
     if (opts.refresh) out = '';
   } catch {
     out = '';

@@ -1,6 +1,7 @@
 // A promotion plan as text for a terminal: one line per record, one more per changed field.
 import chalk from 'chalk';
-import { MASK, type Change, type PlanAction, type PlanEntry } from '../promote.js';
+import type { Change, PlanAction, PlanEntry } from '../promote.js';
+import { MASK } from '../secrets.js';
 import { displayWidth, padEnd, plural, sanitize, truncate } from './text.js';
 
 const SIGN: Record<PlanAction, string> = { create: '+', update: '~', delete: '-', conflict: '!', 'only-in-target': '?', unchanged: '=' };

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Start-up of the CLI against the floor, `node -e 0`, measured in the same run: each round runs
+// the floor and every case once, in turn, so load on the machine falls on all of them alike.
+// Reports the median of each and its ratio to the floor's median, with the issue's targets.
+//
+//   npm run build && node bench/startup.js [--runs 21]
+//
+// Cases: --version; --help; `variables list -o json` against a running service (20 variables);
+// `__complete -- variables delete ''` with a warm cache (its answer cached by a first run).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+
+const run = promisify(execFile);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' } } });
+const RUNS = Number(values.runs);
+const BIN = new URL('../bin/chatflow.js', import.meta.url).pathname;
+
+const [{ startServer }, { openStore }] = await Promise.all([import('../dist/server/app.js'), import('../dist/server/open-store.js')]);
+const dir = mkdtempSync(join(tmpdir(), 'chatflow-bench-'));
+const server = await startServer({ store: await openStore({ dbPath: join(dir, 'db.sqlite') }), port: 0 });
+for (let i = 0; i < 20; i++) {
+  await fetch(`${server.url}/api/v1/variables`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `VAR_${i}`, value: String(i) }),
+  });
+}
+// A user's environment: a home of its own, the server by URL, a warm completion cache.
+const env = { PATH: process.env.PATH, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), CHATFLOW_URL: server.url };
+const complete = [BIN, '__complete', '--', 'variables', 'delete', ''];
+// The first answer fills the cache; a loaded machine may need more than TAB's usual budget for it.
+const { stdout } = await run(process.execPath, complete, { env: { ...env, CHATFLOW_COMPLETE_DEADLINE_MS: '20000' } });
+if (stdout.split('\n').filter(Boolean).length !== 20) throw new Error(`completion did not answer the 20 ids:\n${stdout}`);
+
+const cases = [
+  { name: 'node -e 0 (floor)', args: ['-e', '0'] },
+  { name: 'chatflow --version', args: [BIN, '--version'], target: 1.3 },
+  { name: 'chatflow --help', args: [BIN, '--help'], target: 1.5 },
+  { name: 'chatflow variables list -o json (server)', args: [BIN, 'variables', 'list', '-o', 'json'], target: 1.8 },
+  { name: "chatflow __complete variables delete '' (warm)", args: complete, target: 1.5 },
+];
+const times = cases.map(() => []);
+for (let r = 0; r < RUNS; r++) {
+  for (const [i, c] of cases.entries()) {
+    const started = performance.now();
+    await run(process.execPath, c.args, { env });
+    times[i].push(performance.now() - started);
+  }
+}
+await server.close();
+rmSync(dir, { recursive: true, force: true });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const floor = median(times[0]);
+console.log(`\nCLI start-up: median of ${RUNS} alternating runs (wall clock), Node ${process.version}\n`);
+console.log(`${'command'.padEnd(48)} ${'ms'.padStart(6)} ${'× floor'.padStart(8)} ${'target'.padStart(7)}`);
+for (const [i, c] of cases.entries()) {
+  const m = median(times[i]);
+  const ratio = m / floor;
+  const verdict = c.target === undefined ? '' : ratio <= c.target ? ' ok' : ' over';
+  console.log(`${c.name.padEnd(48)} ${m.toFixed(0).padStart(6)} ${ratio.toFixed(2).padStart(7)}× ${(c.target ? `≤${c.target}×` : '').padStart(7)}${verdict}`);
+}

@@ -1,0 +1,102 @@
+// Bundles the CLI (run by `npm run build`, after tsc) into dist/bundle/: a start reads a few
+// files instead of hundreds.
+//
+// - main.js: the whole CLI (definitions, handlers, the client) in one file. Handlers are still
+//   imported only when their command runs: esbuild keeps each dynamic import a function that
+//   evaluates its module on the first call, and one file costs less to read than many chunks.
+// - The heavy parts are files of their own, read only when needed: server.js (the embedded
+//   service and `serve`), vendor/undici.js (the first request), vendor/yaml.js, vendor/cli-table3.js
+//   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
+//   its path. Tests see from the files loaded that a command did not load them.
+// - The service's libraries (fastify, kysely, the database drivers, ajv, typebox) and conf stay in
+//   node_modules: native code and files they find by path do not survive bundling, and only the
+//   service and `config set` load them.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** The lazy parts: output file -> its source (a CommonJS library's names must be listed). */
+const LAZY = {
+  // undici's own index also loads fetch, WebSocket, the caches and mocks (a megabyte, node:crypto,
+  // and Node's built-in undici through the web globals): only the dispatchers and request() here,
+  // wired as the index wires them.
+  'vendor/undici': [
+    'import Agent from "undici/lib/dispatcher/agent.js";',
+    'import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";',
+    'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
+    'import api from "undici/lib/api/index.js";',
+    'import util from "undici/lib/core/util.js";',
+    'Object.assign(Dispatcher.prototype, api);',
+    'export { Agent, EnvHttpProxyAgent };',
+    '/** undici.request(url, opts) for the dispatcher given in opts, as the index makes it. */',
+    'export function request(url, opts) {',
+    '  const u = util.parseURL(url);',
+    '  const path = u.search ? `${u.pathname}${u.search}` : u.pathname;',
+    '  return api.request.call(opts.dispatcher, { ...opts, origin: u.origin, path, method: opts.method || "GET" });',
+    '}',
+  ].join('\n'),
+  'vendor/yaml': 'export { stringify } from "yaml";',
+  'vendor/cli-table3': 'import Table from "cli-table3"; export default Table;',
+  'vendor/inquirer-prompts': 'export { confirm, input, password, select } from "@inquirer/prompts";',
+  server: [
+    'export { startServer } from "./src/server/app.ts";',
+    'export { openStore } from "./src/server/open-store.ts";',
+    'export { defaultDbPath } from "./src/server/default-db.ts";',
+  ].join('\n'),
+};
+/** What our code imports -> the lazy part that answers it. */
+const REDIRECT = [
+  [/^undici$/, 'vendor/undici'],
+  [/^yaml$/, 'vendor/yaml'],
+  [/^cli-table3$/, 'vendor/cli-table3'],
+  [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts'],
+  [/\/server\/(app|open-store|default-db)\.js$/, 'server'],
+];
+const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
+const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)), 'pg-native'];
+
+/** `redirect`: send our code's imports of the lazy parts to their files. */
+const plugin = (redirect) => ({
+  name: 'chatflow',
+  setup(b) {
+    if (redirect) {
+      b.onResolve({ filter: /./ }, (args) => {
+        if (args.importer.includes('/node_modules/') || args.namespace === 'lazy' || args.kind === 'entry-point') return undefined;
+        const hit = REDIRECT.find(([re]) => re.test(args.path));
+        return hit ? { path: `./${hit[1]}.js`, external: true } : undefined;
+      });
+    }
+    b.onResolve({ filter: /^lazy:/ }, (args) => ({ path: args.path.slice(5), namespace: 'lazy' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: LAZY[args.path], resolveDir: root, loader: 'ts' }));
+    // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
+    b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
+  },
+});
+
+const common = {
+  absWorkingDir: root,
+  outdir: 'dist/bundle',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  external,
+  // CommonJS libraries inside an ES module bundle call require(): give them one.
+  banner: { js: "import { createRequire as __chatflowRequire } from 'node:module'; const require = __chatflowRequire(import.meta.url);" },
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+};
+
+rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
+const results = await Promise.all([
+  build({ ...common, entryPoints: { main: 'src/cli/main.ts', 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
+  build({ ...common, entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])), plugins: [plugin(false)] }),
+]);
+if (process.env.CHATFLOW_BUNDLE_META) {
+  writeFileSync(process.env.CHATFLOW_BUNDLE_META, JSON.stringify({ outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) }));
+}
