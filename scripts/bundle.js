@@ -44,7 +44,6 @@ const LAZY = {
   server: [
     'export { startServer } from "./src/server/app.ts";',
     'export { openStore } from "./src/server/open-store.ts";',
-    'export { defaultDbPath } from "./src/server/default-db.ts";',
   ].join('\n'),
 };
 /** What our code imports -> the lazy part that answers it. */
@@ -53,7 +52,9 @@ const REDIRECT = [
   [/^yaml$/, 'vendor/yaml'],
   [/^cli-table3$/, 'vendor/cli-table3'],
   [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts'],
-  [/\/server\/(app|open-store|default-db)\.js$/, 'server'],
+  // (default-db.ts, a path and no library, stays in main.js: the bulk commands' main thread needs
+  // it while their worker loads the service.)
+  [/\/server\/(app|open-store)\.js$/, 'server'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
 const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)), 'pg-native'];
