@@ -193,10 +193,13 @@ export async function unsetValue(profile: string, key: ConfigKey | string): Prom
   return true;
 }
 
-/** Makes `name` the current profile; it must exist. */
+/**
+ * Makes `name` the current profile; it must exist, except `default`, which always does: with no
+ * URL of its own it is the embedded service.
+ */
 export async function useProfile(name: string): Promise<void> {
   const cfg = await loadConfig();
-  if (!cfg.profiles[name]) {
+  if (!cfg.profiles[name] && name !== DEFAULT_PROFILE) {
     const known = Object.keys(cfg.profiles);
     throw new UsageError(
       `no profile "${name}"${known.length ? `; known: ${known.join(', ')}` : ''}; create it with: chatflow config set url <url> --profile ${name}`,
@@ -205,6 +208,20 @@ export async function useProfile(name: string): Promise<void> {
   await update((data) => {
     data.currentProfile = name;
   });
+}
+
+/**
+ * Removes a profile (false when there is none of that name); when it was the current one, the
+ * current profile is `default` again.
+ */
+export async function deleteProfile(name: string): Promise<boolean> {
+  const cfg = await loadConfig();
+  if (!cfg.profiles[name]) return false;
+  await update((data) => {
+    delete data.profiles[name];
+    if (data.currentProfile === name) data.currentProfile = DEFAULT_PROFILE;
+  });
+  return true;
 }
 
 export interface ProfileListing {

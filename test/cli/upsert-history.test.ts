@@ -83,18 +83,18 @@ describe('chatflow upsert-history', () => {
     expect(await serverIds()).toHaveLength(3);
   });
 
-  it('delete --yes marks the records; an unknown id is reported, not an error', async () => {
+  it('delete --yes marks the records; an unknown id is reported by name, exit 3', async () => {
     const r = await cli(['upsert-history', 'rm', 'u1', 'no-such-id', '--yes']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('deleted 1 record');
-    expect(r.stderr).toContain('1 id matched no record');
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('deleted upsert history record u1');
+    expect(r.stderr).toContain('upsert history record no-such-id not found');
     expect(await serverIds()).toEqual(['u2', 'v1']);
   });
 
   it('delete --chatflow only touches that chatflow', async () => {
     const r = await cli(['upsert-history', 'delete', 'v1', '--chatflow', 'flowU', '--yes']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('deleted 0 records');
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('upsert history record v1 of chatflow flowU not found');
     expect(await serverIds('flowV')).toEqual(['v1']);
   });
 });

@@ -1,7 +1,7 @@
 // `chatflow assistants` (definitions): list, get, create, update, delete, diff, sync.
 import { ASSISTANT_TOOLS, ASSISTANT_TYPES } from '../../schema/enums.js';
 import type { CommandDef, FlagDef } from '../core/command.js';
-import { DATA, PAGE, mutation } from '../core/flags.js';
+import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
 import { ASSISTANT_TOOL, ASSISTANT_TYPE, FILES, live } from '../core/values.js';
 import { assistantsPromote } from './promote.js';
 
@@ -19,7 +19,7 @@ const body: FlagDef[] = [
   { flags: '--credential <id>', help: 'credential record id' },
   { flags: '--icon-src <path>', help: 'icon path', values: FILES },
   { flags: '--type <type>', help: `assistant type: ${ASSISTANT_TYPES.join(', ')}`, values: ASSISTANT_TYPE },
-  { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin (flags override its keys)', values: FILES },
+  BODY_FILE,
 ];
 
 export const assistants: CommandDef = {
@@ -38,7 +38,7 @@ export const assistants: CommandDef = {
     {
       name: 'get',
       summary: 'show one assistant',
-      args: [{ name: '<id>', values: ID }],
+      args: [{ name: '<id|name>', help: 'assistant id, or a details.name only one assistant has', values: ID }],
       flags: DATA,
       examples: ['chatflow assistants get 1f09… -o yaml'],
       handler: () => load().then((m) => m.get),
@@ -53,7 +53,7 @@ export const assistants: CommandDef = {
     {
       name: 'update',
       summary: 'change an assistant (details are merged)',
-      args: [{ name: '<id>', values: ID }],
+      args: [{ name: '<id|name>', help: 'assistant id, or a details.name only one assistant has', values: ID }],
       flags: [...DATA, ...body, ...mutation()],
       examples: ['chatflow assistants update 1f09… --temperature 0.7 --tool function --tool code_interpreter'],
       handler: () => load().then((m) => m.update),
@@ -62,7 +62,7 @@ export const assistants: CommandDef = {
       name: 'delete',
       aliases: ['rm'],
       summary: 'delete assistants',
-      args: [{ name: '<id...>', values: ID }],
+      args: [{ name: '<id|name...>', help: 'assistant ids or names (each is tried; exit 3 if any was not found)', values: ID }],
       flags: [...DATA, ...mutation({ destructive: true })],
       examples: ['chatflow assistants delete 1f09… --yes'],
       handler: () => load().then((m) => m.remove),

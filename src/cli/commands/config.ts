@@ -1,11 +1,11 @@
 // `chatflow config` (profiles: url, api-key, output) and `chatflow login` (definitions).
 import type { CommandDef, FlagDef } from '../core/command.js';
-import { GENERAL, OUTPUT, TIMEOUT } from '../core/flags.js';
+import { API_KEY_FILE, GENERAL, OUTPUT, TIMEOUT } from '../core/flags.js';
 import { CONFIG_KEYS } from '../config.js';
-import { list, PROFILES } from '../core/values.js';
+import { oneOf, PROFILES } from '../core/values.js';
 
 const load = () => import('../handlers/config.js');
-const KEY = { name: '<key>', help: `one of ${CONFIG_KEYS.join(', ')}`, values: list(CONFIG_KEYS) };
+const KEY = { name: '<key>', help: `one of ${CONFIG_KEYS.join(', ')}`, values: oneOf(CONFIG_KEYS) };
 const PROFILE: FlagDef = { flags: '--profile <name>', help: 'profile to change (default: the current one)', env: 'CHATFLOW_PROFILE', values: PROFILES };
 
 export const config: CommandDef = {
@@ -22,9 +22,10 @@ export const config: CommandDef = {
     },
     {
       name: 'get',
-      summary: 'print a value of a profile (an API key masked)',
+      summary: 'print a value of a profile (an API key masked, unless --show)',
       args: [KEY],
-      flags: [...GENERAL, PROFILE],
+      flags: [...GENERAL, PROFILE, { flags: '--show', help: 'print the API key itself (for scripts)' }],
+      examples: ['chatflow config get url', 'curl -H "Authorization: Bearer $(chatflow config get api-key --show)" …'],
       handler: () => load().then((m) => m.get),
     },
     {
@@ -43,10 +44,20 @@ export const config: CommandDef = {
     },
     {
       name: 'use',
-      summary: 'make a profile the current one',
+      summary: 'make a profile the current one (default: back to the embedded service, unless it has a URL)',
       args: [{ name: '<profile>', values: PROFILES }],
       flags: GENERAL,
+      examples: ['chatflow config use prod', 'chatflow config use default'],
       handler: () => load().then((m) => m.use),
+    },
+    {
+      name: 'delete',
+      aliases: ['rm'],
+      summary: 'delete a profile (when it was the current one, default is current again)',
+      args: [{ name: '<profile>', values: PROFILES }],
+      flags: GENERAL,
+      examples: ['chatflow config delete staging'],
+      handler: () => load().then((m) => m.remove),
     },
     {
       name: 'path',
@@ -63,10 +74,19 @@ export const login: CommandDef = {
   flags: [
     ...GENERAL,
     { flags: '--url <url>', help: 'server URL, e.g. http://flowise:3000' },
-    { flags: '--api-key <key>', help: 'API key (asked without echo when not given)' },
+    { flags: '--api-key <key>', help: 'API key (asked without echo when not given; visible in ps: prefer --api-key-file)' },
+    API_KEY_FILE,
     TIMEOUT,
     PROFILE,
   ],
   examples: ['chatflow login', 'chatflow login --url http://flowise:3000 --profile prod'],
   handler: () => load().then((m) => m.login),
+};
+
+export const logout: CommandDef = {
+  name: 'logout',
+  summary: "forget the server URL and API key 'chatflow login' saved in a profile",
+  flags: [...GENERAL, PROFILE],
+  examples: ['chatflow logout', 'chatflow logout --profile prod'],
+  handler: () => load().then((m) => m.logout),
 };

@@ -1,7 +1,7 @@
 // `chatflow export` (definition).
 import type { CommandDef } from '../core/command.js';
 import { CONNECTION, GENERAL } from '../core/flags.js';
-import { CHATFLOW, FILES } from '../core/values.js';
+import { CHATFLOW, OUTPUT_FILE } from '../core/values.js';
 
 export const exportCommand: CommandDef = {
   name: 'export',
@@ -9,7 +9,7 @@ export const exportCommand: CommandDef = {
   flags: [
     { flags: '--chatflow <id>', help: 'only this chatflow (repeatable; default: every chatflow the server lists)', values: CHATFLOW, repeatable: true },
     { flags: '--resources <list>', help: 'comma-separated: variables,assistants,messages,feedback,upsert-history (default: all)' },
-    { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: FILES },
+    { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: OUTPUT_FILE },
     { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
     { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
     ...CONNECTION,
@@ -25,5 +25,6 @@ export const exportCommand: CommandDef = {
     '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (variables and assistants have no chatflowid);\n' +
     'data is the record as the server lists it. Variables and assistants belong to no chatflow: --chatflow\n' +
     'does not narrow them (leave them out with --resources).\n',
+  bulk: true,
   handler: () => import('../handlers/export.js').then((m) => m.exportAll),
 };

@@ -1,7 +1,7 @@
 // `chatflow feedback` (definitions): list, create, update.
 import type { CommandDef } from '../core/command.js';
-import { DATA, PAGE, mutation } from '../core/flags.js';
-import { CHATFLOW, FILES, ORDER, RATING } from '../core/values.js';
+import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
+import { CHATFLOW, ORDER, RATING } from '../core/values.js';
 import { DATE_FLAGS, ORDER_FLAG } from '../filters.js';
 
 const load = () => import('../handlers/feedback.js');
@@ -14,7 +14,7 @@ export const feedback: CommandDef = {
       name: 'list',
       aliases: ['ls'],
       summary: "list a chatflow's feedback",
-      args: [{ name: '<chatflowId>', values: CHATFLOW }],
+      args: [{ name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
       flags: [
         ...DATA,
         { flags: '--chat-id <id>', help: 'one chat' },
@@ -36,7 +36,7 @@ export const feedback: CommandDef = {
         { flags: '--content <text>', help: 'a comment' },
         { flags: '--chat-id <id>', help: 'chat id (checked against the message)' },
         { flags: '--chatflowid <id>', help: 'chatflow id (checked against the message)', values: CHATFLOW },
-        { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin', values: FILES },
+        BODY_FILE,
         ...mutation(),
       ],
       examples: ['chatflow feedback create --message-id 7d0e… --rating up --content "spot on"'],
@@ -50,7 +50,7 @@ export const feedback: CommandDef = {
         ...DATA,
         { flags: '--rating <rating>', help: 'up, down, THUMBS_UP or THUMBS_DOWN', values: RATING },
         { flags: '--content <text>', help: 'a comment' },
-        { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin', values: FILES },
+        BODY_FILE,
         ...mutation(),
       ],
       examples: ['chatflow feedback update 5c1a… --rating down --content "wrong answer"'],

@@ -1,12 +1,12 @@
 // `chatflow import` (definition).
 import type { CommandDef } from '../core/command.js';
 import { DATA } from '../core/flags.js';
-import { FILES } from '../core/values.js';
+import { INPUT_FILE } from '../core/values.js';
 
 export const importCommand: CommandDef = {
   name: 'import',
   summary: 'import the JSON lines of `chatflow export` into the service (ids and dates kept; records already there are skipped)',
-  args: [{ name: '<file>', help: 'a file written by chatflow export, or - for stdin', values: FILES }],
+  args: [{ name: '<file>', help: 'a file written by chatflow export, or - for stdin', values: INPUT_FILE }],
   flags: [
     ...DATA,
     { flags: '--dry-run', help: 'read and check every line, and count what would be imported; send nothing' },
@@ -26,5 +26,6 @@ export const importCommand: CommandDef = {
     'line stops the import with its line number, and nothing of its batch is written; the batches\n' +
     'before it (and one already sent after it) stay imported, and running the import again skips\n' +
     'what is already there.\n',
+  bulk: true,
   handler: () => import('../handlers/import.js').then((m) => m.importFile),
 };

@@ -3,8 +3,9 @@
 import type { CommandDef } from '../core/command.js';
 import { api } from './api.js';
 import { assistants } from './assistants.js';
+import { chatflows } from './chatflows.js';
 import { complete, completion } from './completion.js';
-import { config, login } from './config.js';
+import { config, login, logout } from './config.js';
 import { demo } from './demo.js';
 import { exportCommand } from './export.js';
 import { feedback } from './feedback.js';
@@ -21,10 +22,12 @@ export const COMMANDS: CommandDef[] = [
   assistants,
   messages,
   upsertHistory,
+  chatflows,
   stats,
   api,
   config,
   login,
+  logout,
   demo,
   exportCommand,
   importCommand,

@@ -4,7 +4,7 @@ import { DATA, PAGE, mutation } from '../core/flags.js';
 import { CHATFLOW } from '../core/values.js';
 import { MESSAGE_FILTER_FLAGS, ORDER_FLAG } from '../filters.js';
 
-const CHATFLOW_ARG = { name: '<chatflowId>', values: CHATFLOW };
+const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW };
 
 export const messages: CommandDef = {
   name: 'messages',

@@ -12,6 +12,8 @@ const sides = (nouns: string): FlagDef[] => [
   TIMEOUT,
 ];
 
+const EXIT_CODE: FlagDef = { flags: '--exit-code', help: 'exit 1 when there are differences, 0 when none (like git diff --exit-code)' };
+
 const help = (key: string) =>
   `\nRecords are matched by ${key}. Values of names matching ${SECRET_NAME} are shown as ${MASK}.\n` +
   `Nothing is deleted in the target unless --prune is given. Without a terminal, sync needs --yes.\n` +
@@ -23,8 +25,8 @@ export const variablesPromote: CommandDef[] = [
   {
     name: 'diff',
     summary: 'compare the variables of two servers (by name)',
-    flags: [...sides('variables'), { flags: '--prune', help: 'show the variables only the target has as deletions (as sync --prune would)' }, ...OUTPUT, ...GENERAL],
-    examples: ['chatflow variables diff --from staging --to prod', 'chatflow variables diff --from staging --to http://flowise:3000 --to-api-key "$KEY" -o json'],
+    flags: [...sides('variables'), { flags: '--prune', help: 'show the variables only the target has as deletions (as sync --prune would)' }, EXIT_CODE, ...OUTPUT, ...GENERAL],
+    examples: ['chatflow variables diff --from staging --to prod', 'chatflow variables diff --from staging --to prod --exit-code -q || echo "prod differs"', 'chatflow variables diff --from staging --to http://flowise:3000 --to-api-key "$KEY" -o json'],
     notes: help('name'),
     handler: () => load().then((m) => m.diffVariables),
   },
@@ -53,7 +55,7 @@ export const assistantsPromote: CommandDef[] = [
   {
     name: 'diff',
     summary: 'compare the assistants of two servers (by details.name)',
-    flags: [...sides('assistants'), { flags: '--prune', help: 'show the assistants only the target has as deletions (as sync --prune would)' }, ...OUTPUT, ...GENERAL],
+    flags: [...sides('assistants'), { flags: '--prune', help: 'show the assistants only the target has as deletions (as sync --prune would)' }, EXIT_CODE, ...OUTPUT, ...GENERAL],
     examples: ['chatflow assistants diff --from staging --to prod'],
     notes: help('details.name'),
     handler: () => load().then((m) => m.diffAssistants),

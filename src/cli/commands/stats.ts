@@ -1,20 +1,14 @@
 // `chatflow stats` (definition).
 import type { CommandDef } from '../core/command.js';
 import { DATA } from '../core/flags.js';
-import { CHATFLOW, CHAT_TYPE, list } from '../core/values.js';
-import { UsageError } from '../core/errors.js';
+import { CHATFLOW, CHAT_TYPE, oneOf } from '../core/values.js';
 
-const BY = list(['day', 'hour'], undefined, (text, flag) => {
-  const v = text.toLowerCase();
-  if (v === 'day' || v === 'days' || v === 'd') return 'day';
-  if (v === 'hour' || v === 'hours' || v === 'h') return 'hour';
-  throw new UsageError(`invalid ${flag} "${text}": use day or hour`);
-});
+const BY = oneOf(['day', 'hour'], { aliases: { days: 'day', d: 'day', hours: 'hour', h: 'hour' } });
 
 export const stats: CommandDef = {
   name: 'stats',
   summary: 'messages per day or hour, sessions, thumbs up/down and the most used tools of a chatflow',
-  args: [{ name: '<chatflowId>', values: CHATFLOW }],
+  args: [{ name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
   flags: [
     ...DATA,
     { flags: '--start-date <date>', help: 'from this date or date-time, inclusive (a plain date is a UTC day)' },

@@ -1,7 +1,7 @@
 // `chatflow variables` (definitions): list, get, create, update, delete, set, diff, sync.
 import type { CommandDef, FlagDef } from '../core/command.js';
-import { DATA, PAGE, mutation } from '../core/flags.js';
-import { FILES, VARIABLE_TYPE, live } from '../core/values.js';
+import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
+import { VARIABLE_TYPE, live } from '../core/values.js';
 import { variablesPromote } from './promote.js';
 
 const load = () => import('../handlers/variables.js');
@@ -11,7 +11,7 @@ const body: FlagDef[] = [
   { flags: '--name <name>', help: 'variable name' },
   { flags: '--value <value>', help: 'variable value' },
   { flags: '--type <type>', help: 'variable type: static or runtime (value read from the environment when a flow runs)', values: VARIABLE_TYPE },
-  { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin (flags override its keys)', values: FILES },
+  BODY_FILE,
 ];
 
 export const variables: CommandDef = {
@@ -45,7 +45,7 @@ export const variables: CommandDef = {
     {
       name: 'update',
       summary: 'change a variable (only the given fields)',
-      args: [{ name: '<id>', help: 'variable id', values: ID }],
+      args: [{ name: '<id|name>', help: 'variable id, or a name only one variable has', values: ID }],
       flags: [...DATA, ...body, ...mutation()],
       examples: ['chatflow variables update 3f1c… --value gpt-4o-mini', 'echo \'{"value":"x"}\' | chatflow variables update 3f1c… --file -'],
       handler: () => load().then((m) => m.update),
@@ -54,9 +54,9 @@ export const variables: CommandDef = {
       name: 'delete',
       aliases: ['rm'],
       summary: 'delete variables',
-      args: [{ name: '<id...>', help: 'variable ids', values: ID }],
+      args: [{ name: '<id|name...>', help: 'variable ids or names (each is tried; exit 3 if any was not found)', values: ID }],
       flags: [...DATA, ...mutation({ destructive: true })],
-      examples: ['chatflow variables delete 3f1c… 9a2b… --yes'],
+      examples: ['chatflow variables delete 3f1c… OLD_MODEL --yes'],
       handler: () => load().then((m) => m.remove),
     },
     {

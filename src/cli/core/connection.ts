@@ -1,9 +1,11 @@
 // The one place a client is made. Where it points: flag > env (CHATFLOW_URL, CHATFLOW_API_KEY,
 // CHATFLOW_PROFILE) > profile (the named one, else the current one) > the embedded service on the
 // local SQLite database, started here when no URL is configured.
+import { readFile } from 'node:fs/promises';
 import type { ChatflowClient } from '../../client/index.js';
 import { checkPermissions, DEFAULT_PROFILE, loadConfig, validateUrl } from '../config.js';
 import { UsageError } from './errors.js';
+import { readStdin } from './stdin.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'embedded';
 
@@ -18,11 +20,27 @@ export interface Connection {
 }
 
 /**
+ * A key kept in a file (`--api-key-file`, `serve --api-key-file`): its first line, so that a key
+ * never has to be typed on a command line, where every local user sees it in `ps`.
+ */
+export async function apiKeyFromFile(file: string, flag = '--api-key-file'): Promise<string> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const key = text.split(/\r?\n/, 1)[0]!.trim();
+  if (!key) throw new UsageError(`${flag} ${file} is empty: put the API key on its first line`);
+  return key;
+}
+
+/**
  * Server URL and key: flag > env (CHATFLOW_URL, CHATFLOW_API_KEY, CHATFLOW_PROFILE) > profile
  * (the named one, else the current one) > embedded (no URL). A named profile must exist.
  */
 export async function resolveConnection(
-  flags: { flagUrl?: string; flagApiKey?: string; flagProfile?: string },
+  flags: { flagUrl?: string; flagApiKey?: string; flagApiKeyFile?: string; flagProfile?: string },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Connection> {
   const named = flags.flagProfile || env.CHATFLOW_PROFILE || undefined;
@@ -39,6 +57,9 @@ export async function resolveConnection(
   let apiKeySource: Source = 'embedded';
   if (flags.flagApiKey) {
     apiKey = flags.flagApiKey;
+    apiKeySource = 'flag';
+  } else if (flags.flagApiKeyFile) {
+    apiKey = await apiKeyFromFile(flags.flagApiKeyFile);
     apiKeySource = 'flag';
   } else if (env.CHATFLOW_API_KEY) {
     apiKey = env.CHATFLOW_API_KEY;

@@ -8,6 +8,7 @@ import type { Output, PrintOptions } from './output.js';
 export interface GlobalFlags {
   url?: string;
   apiKey?: string;
+  apiKeyFile?: string;
   profile?: string;
   output?: string;
   json?: boolean;
@@ -25,6 +26,8 @@ export class Context {
   constructor(
     readonly flags: GlobalFlags,
     readonly out: Output,
+    /** The command's work is long (CommandDef.bulk). */
+    private readonly bulk = false,
   ) {}
 
   timeoutMs(): number {
@@ -33,12 +36,12 @@ export class Context {
 
   /** The server the flags, environment and profile point to (flag > env > profile > embedded). */
   connection(): Promise<Connection> {
-    return resolveConnection({ flagUrl: this.flags.url, flagApiKey: this.flags.apiKey, flagProfile: this.flags.profile });
+    return resolveConnection({ flagUrl: this.flags.url, flagApiKey: this.flags.apiKey, flagApiKeyFile: this.flags.apiKeyFile, flagProfile: this.flags.profile });
   }
 
-  /** `bulk`: long work (export, import), for which an embedded service gets a thread of its own. */
-  async client(opts: { bulk?: boolean } = {}): Promise<ChatflowClient> {
-    return (await (this.session ??= this.open(opts.bulk === true))).client;
+  /** The client; for a bulk command (export, import) an embedded service gets a thread of its own. */
+  async client(): Promise<ChatflowClient> {
+    return (await (this.session ??= this.open(this.bulk))).client;
   }
 
   /** Whether the client talks to the embedded service (known once `client()` has answered). */

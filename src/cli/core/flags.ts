@@ -3,7 +3,7 @@
 // json --url …` reads naturally, and `serve --api-key` can mean the keys it accepts.
 import { FORMATS } from '../render/records.js';
 import type { FlagDef } from './command.js';
-import { choices, PROFILES } from './values.js';
+import { choices, INPUT_FILE, PROFILES } from './values.js';
 
 export const GENERAL: FlagDef[] = [
   { flags: '--debug', help: 'log each request (and stack traces) to stderr; keys are redacted' },
@@ -13,9 +13,12 @@ export const GENERAL: FlagDef[] = [
 
 export const TIMEOUT: FlagDef = { flags: '--timeout <seconds>', help: 'request timeout (default 30)' };
 
+export const API_KEY_FILE: FlagDef = { flags: '--api-key-file <path>', help: 'read the API key from the first line of this file (- for stdin)', values: INPUT_FILE };
+
 export const CONNECTION: FlagDef[] = [
   { flags: '--url <url>', help: 'server URL, e.g. http://host:3000 (env CHATFLOW_URL)' },
-  { flags: '--api-key <key>', help: 'API key (env CHATFLOW_API_KEY)' },
+  { flags: '--api-key <key>', help: 'API key (env CHATFLOW_API_KEY); visible in ps: prefer --api-key-file or the env' },
+  API_KEY_FILE,
   { flags: '--profile <name>', help: 'configuration profile (env CHATFLOW_PROFILE)', values: PROFILES },
   TIMEOUT,
 ];
@@ -40,3 +43,6 @@ export const YES: FlagDef = { flags: '-y, --yes', help: 'do not ask for confirma
 
 /** `-y, --yes` (destructive changes) and `--dry-run`, for a command that changes data. */
 export const mutation = (opts: { destructive?: boolean } = {}): FlagDef[] => (opts.destructive ? [YES, DRY_RUN] : [DRY_RUN]);
+
+/** A whole JSON request body from a file (create, update). */
+export const BODY_FILE: FlagDef = { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin (flags override its keys)', values: INPUT_FILE };

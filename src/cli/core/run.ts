@@ -7,6 +7,7 @@ import { setPromptDefaults } from '../prompts.js';
 import type { CommandDef } from './command.js';
 import { Context, type GlobalFlags } from './context.js';
 import { printError, Output } from './output.js';
+import { checkPath } from './paths.js';
 import type { ValueSet } from './values.js';
 
 /**
@@ -33,6 +34,10 @@ function mergedOptions(command: Command): Record<string, unknown> {
 /** Applies the value sets' checks: flags by their long name, arguments in order. */
 function checked(cmd: Command, flags: Record<string, unknown>, args: unknown[], valueSets: WeakMap<Option | Argument, ValueSet>): void {
   const check = (set: ValueSet | undefined, value: unknown, name: string): unknown => {
+    if (set?.kind === 'files' && set.use && value !== undefined) {
+      for (const v of [value].flat()) checkPath(String(v), set.use, name);
+      return value;
+    }
     if (set?.kind !== 'list' || !set.parse || value === undefined) return value;
     return Array.isArray(value) ? value.map((v) => set.parse!(String(v), name)) : set.parse(String(value), name);
   };
@@ -43,6 +48,20 @@ function checked(cmd: Command, flags: Record<string, unknown>, args: unknown[], 
   cmd.registeredArguments.forEach((a, i) => {
     args[i] = check(valueSets.get(a), args[i], a.name());
   });
+}
+
+/** Values whose set resolves them (a chatflow's name to its id), through the run's client. */
+async function resolved(ctx: Context, cmd: Command, flags: Record<string, unknown>, args: unknown[], valueSets: WeakMap<Option | Argument, ValueSet>): Promise<void> {
+  const resolve = async (set: ValueSet | undefined, value: unknown): Promise<unknown> => {
+    if (set?.kind !== 'live' || !set.resolve || value === undefined) return value;
+    const client = await ctx.client();
+    return Array.isArray(value) ? Promise.all(value.map((v) => set.resolve!(client, String(v)))) : set.resolve(client, String(value));
+  };
+  for (const o of cmd.options) {
+    const key = o.attributeName();
+    if (key in flags) flags[key] = await resolve(valueSets.get(o), flags[key]);
+  }
+  for (const [i, a] of cmd.registeredArguments.entries()) args[i] = await resolve(valueSets.get(a), args[i]);
 }
 
 /** The profile's default format, for a command that prints records (a broken config file: none). */
@@ -65,9 +84,10 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
   } catch (err) {
     return printError(err, { debug: flags.debug === true });
   }
-  const ctx = new Context(flags, out);
+  const ctx = new Context(flags, out, def.bulk === true);
   try {
     checked(cmd, flags, args, valueSets);
+    await resolved(ctx, cmd, flags, args, valueSets);
     const handler = await def.handler!();
     return (await handler(ctx, ...args, flags)) ?? 0;
   } catch (err) {

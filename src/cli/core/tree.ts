@@ -2,7 +2,7 @@
 // when one runs: --help and a usage error load nothing more than the definitions and commander.
 import { Argument, Command, Option } from 'commander';
 import type { ArgDef, CommandDef, FlagDef } from './command.js';
-import type { ValueSet } from './values.js';
+import { choiceOf, type ValueSet } from './values.js';
 
 const valueSets = new WeakMap<Option | Argument, ValueSet>();
 
@@ -15,20 +15,28 @@ export function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 }
 
+/** commander's choices check, given the canonical spelling of what was typed (`-o JSON` is json). */
+function anyCase(o: Option | Argument, set: ValueSet & { kind: 'list' }): void {
+  const values = set.items.map((c) => c.value);
+  o.choices(values);
+  const check = o.parseArg!;
+  o.argParser((text: string, previous: unknown) => check(choiceOf(values, text), previous));
+}
+
 export function option(def: FlagDef): Option {
   const o = new Option(def.flags, def.help);
   if (def.repeatable) o.argParser(collect);
   if (def.default !== undefined) o.default(def.default);
   if (def.env) o.env(def.env);
   if (def.required) o.makeOptionMandatory();
-  if (def.values?.kind === 'list' && def.values.choices) o.choices(def.values.items.map((c) => c.value));
+  if (def.values?.kind === 'list' && def.values.choices) anyCase(o, def.values);
   if (def.values) valueSets.set(o, def.values);
   return o;
 }
 
 function argument(def: ArgDef): Argument {
   const a = new Argument(def.name, def.help);
-  if (def.values?.kind === 'list' && def.values.choices) a.choices(def.values.items.map((c) => c.value));
+  if (def.values?.kind === 'list' && def.values.choices) anyCase(a, def.values);
   if (def.values) valueSets.set(a, def.values);
   return a;
 }

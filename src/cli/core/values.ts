@@ -2,8 +2,10 @@
 // candidates, or where to find them: live ids, profiles, files) and, when it has `parse`, checks
 // and normalises the value before the handler runs (`--order DESC` arrives as `desc`).
 import { ASSISTANT_TOOLS, ASSISTANT_TYPES, CHAT_TYPES, RATINGS, SORT_ORDERS, VARIABLE_TYPES } from '../../schema/enums.js';
+import type { ChatflowClient } from '../../client/index.js';
 import { dateBound } from '../date-bounds.js';
 import { UsageError } from './errors.js';
+import type { PathUse } from './paths.js';
 
 export interface Candidate {
   value: string;
@@ -20,67 +22,93 @@ export type ValueSet =
       /** Checked by commander itself (`-o`, `completion <shell>`): its usage error, before anything runs. */
       choices?: boolean;
     }
-  | { kind: 'live'; live: LiveKind }
+  | {
+      kind: 'live';
+      live: LiveKind;
+      /** The id a typed value means (a name looked up on the server), before the handler runs. */
+      resolve?: (client: ChatflowClient, text: string) => Promise<string>;
+    }
   | { kind: 'profiles' }
-  | { kind: 'files' };
+  /** Paths; `use` makes them checked before the handler runs (core/paths.ts). */
+  | { kind: 'files'; use?: PathUse };
 
-/** A list of values; `parse` makes it closed (anything else is a usage error). */
+/** A list of values offered by completion; `parse` checks and normalises what was typed. */
 export function list(values: readonly string[], describe?: (v: string) => string | undefined, parse?: (text: string, flag: string) => unknown): ValueSet {
   return { kind: 'list', items: values.map((value) => ({ value, description: describe?.(value) })), ...(parse ? { parse } : {}) };
 }
 
-/** A closed set matched without regard to case; answers the canonical spelling. */
-export function oneOf(values: readonly string[], describe?: (v: string) => string | undefined, aliases: Record<string, string> = {}): ValueSet {
-  const parse = (text: string, flag: string) => {
-    const hit = values.find((v) => v.toLowerCase() === text.toLowerCase()) ?? aliases[text.toLowerCase()];
-    if (hit === undefined) throw new UsageError(`invalid ${flag} "${text}": use ${[...Object.keys(aliases), ...values].join(', ')}`);
-    return hit;
-  };
-  return list([...values, ...Object.keys(aliases)], describe, parse);
+export interface EnumOptions {
+  describe?: (v: string) => string | undefined;
+  /** Other words for a value (lower case): `up` → `THUMBS_UP`. */
+  aliases?: Record<string, string>;
+  /** Free text on the server (a newer Flowise may add values): an unknown value goes as typed. */
+  open?: boolean;
 }
 
-/** A closed list that commander checks as it parses. */
+/**
+ * The canonical spelling of `text` among `values` (or an alias), matched without regard to case:
+ * every enum flag accepts `internal`, `Internal` or `INTERNAL` and sends what the server spells.
+ */
+function canonical(values: readonly string[], aliases: Record<string, string>, text: string): string | undefined {
+  const lower = text.toLowerCase();
+  return values.find((v) => v.toLowerCase() === lower) ?? aliases[lower];
+}
+
+/** `a, b or c`. */
+export const alternatives = (words: readonly string[]): string =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : (words[0] ?? '');
+
+/** An enumeration: matched without regard to case, answered in its canonical spelling. */
+export function oneOf(values: readonly string[], opts: EnumOptions = {}): ValueSet {
+  const aliases = opts.aliases ?? {};
+  const parse = (text: string, flag: string) => {
+    const hit = canonical(values, aliases, text);
+    if (hit !== undefined) return hit;
+    if (opts.open) return text;
+    throw new UsageError(`invalid ${flag} "${text}": use ${alternatives([...Object.keys(aliases), ...values])}`);
+  };
+  return list([...values, ...Object.keys(aliases)], opts.describe, parse);
+}
+
+/** A closed list that commander checks as it parses (its usage error, before anything runs), in any case. */
 export const choices = (values: readonly string[]): ValueSet => ({ kind: 'list', items: values.map((value) => ({ value })), choices: true });
+
+/** What commander's choices check gets: the canonical spelling when the text matches one in any case. */
+export const choiceOf = (values: readonly string[], text: string): string => canonical(values, {}, text) ?? text;
+
+/** A value of `set` as its `parse` answers it (a value from a --file body or a prompt, checked like the flag). */
+export function parseValue(set: ValueSet, text: string, flag: string): unknown {
+  return set.kind === 'list' && set.parse ? set.parse(text, flag) : text;
+}
 
 export const live = (kind: LiveKind): ValueSet => ({ kind: 'live', live: kind });
 export const PROFILES: ValueSet = { kind: 'profiles' };
+/** Any path (completion offers files; nothing is checked: a path on the server, a database to create). */
 export const FILES: ValueSet = { kind: 'files' };
-
-/** `up`/`down` are short forms of the ratings. */
-export function rating(value: string, flag: string): (typeof RATINGS)[number] {
-  const v = value.toUpperCase();
-  const r = v === 'UP' ? 'THUMBS_UP' : v === 'DOWN' ? 'THUMBS_DOWN' : v;
-  if (!(RATINGS as readonly string[]).includes(r)) throw new UsageError(`invalid ${flag} "${value}": use up, down, ${RATINGS.join(' or ')}`);
-  return r as (typeof RATINGS)[number];
-}
+/** A file the command reads (or - for stdin): it must exist and be readable before any work. */
+export const INPUT_FILE: ValueSet = { kind: 'files', use: 'read' };
+/** A file the command writes (or - for stdout): its directory must exist, and it must not be one. */
+export const OUTPUT_FILE: ValueSet = { kind: 'files', use: 'write' };
 
 const RATING_TEXT: Record<string, string> = { THUMBS_UP: 'thumbs up', THUMBS_DOWN: 'thumbs down', up: 'THUMBS_UP', down: 'THUMBS_DOWN' };
-export const RATING = list([...RATINGS, 'up', 'down'], (v) => RATING_TEXT[v], rating);
+/** `up`/`down` are short forms of the ratings. */
+export const RATING = oneOf(RATINGS, { describe: (v) => RATING_TEXT[v], aliases: { up: 'THUMBS_UP', down: 'THUMBS_DOWN' } });
 
-export const ORDER = list(SORT_ORDERS, (v) => (v === 'asc' ? 'oldest first' : 'newest first'), (text, flag) => {
-  const v = text.toLowerCase();
-  if (v !== 'asc' && v !== 'desc') throw new UsageError(`invalid ${flag} "${text}": use asc or desc`);
-  return v;
-});
-
-export const ASSISTANT_TYPE = list(ASSISTANT_TYPES, undefined, (text, flag) => {
-  const v = text.toUpperCase();
-  if (!(ASSISTANT_TYPES as readonly string[]).includes(v)) throw new UsageError(`invalid ${flag} "${text}": use ${ASSISTANT_TYPES.join(', ')}`);
-  return v;
-});
-
-export const ASSISTANT_TOOL = list(ASSISTANT_TOOLS, undefined, (text, flag) => {
-  if (!(ASSISTANT_TOOLS as readonly string[]).includes(text)) throw new UsageError(`invalid ${flag} "${text}": use ${ASSISTANT_TOOLS.join(', ')}`);
-  return text;
-});
-
+export const ORDER = oneOf(SORT_ORDERS, { describe: (v) => (v === 'asc' ? 'oldest first' : 'newest first') });
+export const ASSISTANT_TYPE = oneOf(ASSISTANT_TYPES);
+export const ASSISTANT_TOOL = oneOf(ASSISTANT_TOOLS);
 /** A date or date-time, checked here: Flowise ignores one it cannot read (every record matches). */
 export const DATE = list([], undefined, (text, flag) => {
   dateBound(text, 'start', flag);
   return text;
 });
 
-/** Free text on the server (a newer Flowise may add types); completion offers the known ones. */
-export const CHAT_TYPE = list(CHAT_TYPES);
-export const VARIABLE_TYPE = list(VARIABLE_TYPES);
-export const CHATFLOW = live('chatflows');
+/** Free text on the server (a newer Flowise may add types): known ones in their spelling, others as typed. */
+export const CHAT_TYPE = oneOf(CHAT_TYPES, { open: true });
+export const VARIABLE_TYPE = oneOf(VARIABLE_TYPES, { open: true });
+/** A chatflow id, or the name of one on a server that keeps names (../names.ts). */
+export const CHATFLOW: ValueSet = {
+  kind: 'live',
+  live: 'chatflows',
+  resolve: async (client, text) => (await import('../names.js')).chatflowId(client, text),
+};

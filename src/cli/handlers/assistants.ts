@@ -3,7 +3,8 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
-import { confirmOrRefuse, pageFlags, parseNumber, printDryRun, readJsonFile } from './common.js';
+import { ASSISTANTS, find, pick, records } from '../names.js';
+import { confirmOrRefuse, eachArgument, pageFlags, parseNumber, printDryRun, readJsonFile } from './common.js';
 
 const COLUMNS = ['id', 'details.name', 'details.model', 'type', 'updatedDate'];
 
@@ -56,8 +57,8 @@ export async function list(ctx: Context, opts: { type?: string; page?: string; l
   if (total !== undefined) ctx.out.note(`${plural(total, 'assistant')} in all`);
 }
 
-export async function get(ctx: Context, id: string): Promise<void> {
-  await ctx.print(await (await ctx.client()).assistants.get(id), { single: true });
+export async function get(ctx: Context, idOrName: string): Promise<void> {
+  await ctx.print(await find(ASSISTANTS, await ctx.client(), idOrName), { single: true });
 }
 
 export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
@@ -69,25 +70,28 @@ export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
   await ctx.print(await (await ctx.client()).assistants.create(body as never), { single: true });
 }
 
-export async function update(ctx: Context, id: string, opts: BodyFlags): Promise<void> {
+export async function update(ctx: Context, idOrName: string, opts: BodyFlags): Promise<void> {
   const body = await assistantBody(opts);
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give a field flag or --file');
-  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
   const client = await ctx.client();
+  const current = await find(ASSISTANTS, client, idOrName);
+  const id = current.id;
+  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
   // Flowise replaces `details` whole (and refuses one without a name): send the merged object.
-  if (body.details !== undefined) body.details = { ...(await client.assistants.get(id)).details, ...(body.details as object) };
+  if (body.details !== undefined) body.details = { ...current.details, ...(body.details as object) };
   await ctx.print(await client.assistants.update(id, body as never), { single: true });
 }
 
-export async function remove(ctx: Context, ids: string[], opts: BodyFlags): Promise<void> {
-  if (opts.dryRun) {
-    for (const id of ids) await printDryRun(ctx, 'DELETE', `/assistants/${id}`);
-    return;
-  }
-  await confirmOrRefuse(`Delete ${plural(ids.length, 'assistant')} (${ids.join(', ')})?`, opts.yes);
+export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
   const client = await ctx.client();
-  for (const id of ids) {
-    await client.assistants.delete(id);
-    ctx.out.note(`deleted assistant ${id}`);
+  const all = await records(ASSISTANTS, client);
+  if (opts.dryRun) {
+    return eachArgument(ctx, idsOrNames, (arg) => printDryRun(ctx, 'DELETE', `/assistants/${pick(ASSISTANTS, all, arg).id}`));
   }
+  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'assistant')} (${idsOrNames.join(', ')})?`, opts.yes);
+  return eachArgument(ctx, idsOrNames, async (arg) => {
+    const a = pick(ASSISTANTS, all, arg);
+    await client.assistants.delete(a.id);
+    ctx.out.note(`deleted assistant ${ASSISTANTS.name(a) ?? ''} (${a.id})`);
+  });
 }

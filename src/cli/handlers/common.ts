@@ -2,7 +2,8 @@
 // and the page-or-stream body of a list.
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
+import { readStdin } from '../core/stdin.js';
 import { canPrompt, confirm } from '../prompts.js';
 import { plural } from '../render/text.js';
 
@@ -25,12 +26,6 @@ export async function printDryRun(
     { method, path: `/api/v1${path}`, ...(Object.keys(query).length ? { query } : {}), ...(extra.body !== undefined ? { body: extra.body } : {}) },
     { single: true, idField: 'path' },
   );
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** `--file body.json` or `--file -` (stdin): a whole JSON body. */
@@ -95,4 +90,28 @@ export async function printPageOrStream<T extends object>(
   const { items, total } = await source.page(page);
   await ctx.printList(items, what.list, columns);
   if (total !== undefined) ctx.out.note(`${plural(total, what.unit)} in all`);
+}
+
+/**
+ * A bulk command's body: `fn` for every argument, each failure reported on its own line as it
+ * happens, and the run goes on (one stale id in an `xargs` pipeline must not block the rest, as
+ * with kubectl). Answers the exit code: that of the first failure other than not found, else 3 if
+ * any argument was not found, else 0. A server that cannot be reached or refuses the key ends the
+ * run at once: every other argument would fail the same way.
+ */
+export async function eachArgument(ctx: Context, args: readonly string[], fn: (arg: string) => Promise<void>): Promise<number> {
+  let notFound = false;
+  let failed: number | undefined;
+  for (const arg of args) {
+    try {
+      await fn(arg);
+    } catch (err) {
+      const code = exitCodeOf(err);
+      if (code === EXIT.unreachable || code === EXIT.auth || code === EXIT.interrupted) throw err;
+      ctx.out.error(err);
+      if (code === EXIT.notFound) notFound = true;
+      else failed ??= code;
+    }
+  }
+  return failed ?? (notFound ? EXIT.notFound : EXIT.ok);
 }

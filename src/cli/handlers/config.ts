@@ -1,6 +1,6 @@
 // `chatflow config` and `chatflow login` handlers.
-import { CONFIG_KEYS, checkPermissions, configPath, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
-import { openSession } from '../core/connection.js';
+import { CONFIG_KEYS, DEFAULT_PROFILE, checkPermissions, configPath, deleteProfile, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
+import { apiKeyFromFile, openSession } from '../core/connection.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { askSecret, askText, requireValue } from '../prompts.js';
@@ -16,10 +16,11 @@ export async function set(ctx: Context, key: string, value: string, opts: { prof
   ctx.out.note(`${profile}: ${key} = ${shown}`);
 }
 
-export async function get(ctx: Context, key: string, opts: { profile?: string }): Promise<void> {
+/** `--show`: the API key itself, for a script (`chatflow config get api-key --show`), like `gh auth token`. */
+export async function get(ctx: Context, key: string, opts: { profile?: string; show?: boolean }): Promise<void> {
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UserError(`unknown key "${key}": use one of ${CONFIG_KEYS.join(', ')}`);
   const p = await getProfile(opts.profile);
-  const value = key === 'url' ? p.url : key === 'output' ? p.output : p.apiKey && maskKey(p.apiKey);
+  const value = key === 'url' ? p.url : key === 'output' ? p.output : p.apiKey && (opts.show ? p.apiKey : maskKey(p.apiKey));
   if (value === undefined) throw new UserError(`${key} is not set in profile ${p.name}`, EXIT.notFound);
   ctx.out.write(`${value}\n`);
 }
@@ -36,7 +37,28 @@ export async function list(ctx: Context): Promise<void> {
 
 export async function use(ctx: Context, name: string): Promise<void> {
   await useProfile(name);
-  ctx.out.note(`now using profile ${name}`);
+  const { url } = await getProfile(name);
+  ctx.out.note(`now using profile ${name} (${url ?? 'the embedded service'})`);
+}
+
+export async function remove(ctx: Context, name: string): Promise<void> {
+  const wasCurrent = (await getProfile()).name === name;
+  if (!(await deleteProfile(name))) {
+    const known = (await listProfiles()).map((p) => p.name);
+    throw new UserError(`no profile "${name}"${known.length ? `; known: ${known.join(', ')}` : ''}`, EXIT.notFound);
+  }
+  ctx.out.note(`deleted profile ${name}${wasCurrent ? `; now using profile ${DEFAULT_PROFILE} (${(await getProfile()).url ?? 'the embedded service'})` : ''}`);
+}
+
+/** Forgets what `login` saved (the profile's URL and key); a profile left empty goes too. */
+export async function logout(ctx: Context, opts: { profile?: string }): Promise<void> {
+  const p = await getProfile(opts.profile);
+  if (!p.url && !p.apiKey) throw new UserError(`not logged in: profile ${p.name} has no server`, EXIT.notFound);
+  await unsetValue(p.name, 'api-key');
+  await unsetValue(p.name, 'url');
+  if (!p.output) await deleteProfile(p.name);
+  const now = await getProfile();
+  ctx.out.note(`logged out of ${p.url ?? 'the server'} (profile ${p.name}); now using profile ${now.name} (${now.url ?? 'the embedded service'})`);
 }
 
 export async function path(ctx: Context): Promise<void> {
@@ -52,14 +74,15 @@ function safeUrl(v: string): boolean {
   }
 }
 
-export async function login(ctx: Context, opts: { url?: string; apiKey?: string; profile?: string }): Promise<void> {
+export async function login(ctx: Context, opts: { url?: string; apiKey?: string; apiKeyFile?: string; profile?: string }): Promise<void> {
   const profile = (await getProfile(opts.profile)).name;
   const url = validateUrl(
     await requireValue('url', opts.url, {
       prompt: () => askText('Server URL', { default: 'http://localhost:3000', validate: (v) => (safeUrl(v) ? true : 'an http(s) URL') }),
     }),
   );
-  const apiKey = await requireValue('api-key', opts.apiKey, { prompt: () => askSecret('API key') });
+  const given = opts.apiKey ?? (opts.apiKeyFile ? await apiKeyFromFile(opts.apiKeyFile) : undefined);
+  const apiKey = await requireValue('api-key', given, { prompt: () => askSecret('API key') });
   const session = await openSession({ url, apiKey }, { timeoutMs: ctx.timeoutMs(), retries: 0 });
   try {
     // Variables need a key on both our service and Flowise; ping would not check it.

@@ -150,7 +150,7 @@ function destination(file: string | undefined, stdout: Out) {
 
 export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> {
   const resources = parseResources(opts.resources);
-  const client = await ctx.client({ bulk: true });
+  const client = await ctx.client();
   const kind = await client.server();
 
   let chatflows: string[] = [];

@@ -1,7 +1,7 @@
 // `chatflow feedback` handlers.
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { rating } from '../core/values.js';
+import { parseValue, RATING } from '../core/values.js';
 import { askText, requireValue, select } from '../prompts.js';
 import { bodyFrom, printDryRun, printPageOrStream } from './common.js';
 
@@ -42,7 +42,8 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
 export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { messageId: opts.messageId, rating: opts.rating, content: opts.content, chatId: opts.chatId, chatflowid: opts.chatflowid });
   body.messageId = await requireValue('message-id', body.messageId as string | undefined, { prompt: () => askText('Message id') });
-  body.rating = rating(
+  body.rating = parseValue(
+    RATING,
     await requireValue('rating', body.rating as string | undefined, {
       prompt: () => select('Rating', [{ name: 'thumbs up', value: 'THUMBS_UP' }, { name: 'thumbs down', value: 'THUMBS_DOWN' }]),
     }),

@@ -280,7 +280,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
     }
     input = createReadStream(file, { highWaterMark: 256 * 1024 });
   }
-  const client = opts.dryRun ? undefined : await ctx.client({ bulk: true });
+  const client = opts.dryRun ? undefined : await ctx.client();
   const progress = createProgress({ label: opts.dryRun ? 'check' : 'import', unit: 'records', flag: opts.progress });
   const importer = new Importer(client, { continueOnError: opts.continueOnError === true, resources, warn: (msg) => ctx.out.warn(msg) }, progress);
   const started = performance.now();

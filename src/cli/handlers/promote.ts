@@ -20,9 +20,10 @@ interface PromoteFlags {
   dryRun?: boolean;
   yes?: boolean;
   credential?: string;
+  exitCode?: boolean;
 }
 
-async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode: 'diff' | 'sync'): Promise<void> {
+async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode: 'diff' | 'sync'): Promise<number | void> {
   const warn = (msg: string) => ctx.out.warn(msg);
   const [from, to] = await Promise.all([locate(opts.from, '--from', opts.fromApiKey, warn), locate(opts.to, '--to', opts.toApiKey, warn)]);
   if ((from.url ?? 'embedded') === (to.url ?? 'embedded')) {
@@ -51,7 +52,8 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
       for (const c of conflicts) ctx.out.warn(`${kind.noun} ${c.name}: ${c.note}`);
       if (mode === 'sync' && pending.length === 0) ctx.out.note(`Nothing to change: the target's ${kind.nouns} match the source.`);
       else if (mode === 'sync') ctx.out.note(`dry run: nothing was changed (${plural(pending.length, 'change')} planned)`);
-      return;
+      // --exit-code: 1 when the two sides differ in anything the plan shows.
+      return opts.exitCode && entries.some((e) => e.action !== 'unchanged') ? EXIT.error : undefined;
     }
 
     if (human) ctx.out.write(renderPlan(entries, head, { width, color }));

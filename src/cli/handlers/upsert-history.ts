@@ -1,7 +1,8 @@
 // `chatflow upsert-history` handlers.
 import type { Context } from '../core/context.js';
 import { plural } from '../render/text.js';
-import { confirmOrRefuse, printDryRun, printPageOrStream } from './common.js';
+import { EXIT, UserError } from '../core/errors.js';
+import { confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
 
 const COLUMNS = ['id', 'chatflowid', 'date', 'result'];
 
@@ -25,11 +26,16 @@ export async function list(ctx: Context, chatflowId: string | undefined, opts: L
   );
 }
 
-export async function remove(ctx: Context, ids: string[], opts: { chatflow?: string; yes?: boolean; dryRun?: boolean }): Promise<void> {
+/** One request an id: the answer's count says exactly which ids matched no record. */
+export async function remove(ctx: Context, ids: string[], opts: { chatflow?: string; yes?: boolean; dryRun?: boolean }): Promise<number | void> {
   const path = opts.chatflow ? `/upsert-history/${opts.chatflow}` : '/upsert-history';
   if (opts.dryRun) return printDryRun(ctx, 'PATCH', path, { body: { ids } });
   await confirmOrRefuse(`Delete ${plural(ids.length, 'upsert history record')}?`, opts.yes);
-  const { affected } = await (await ctx.client()).upsertHistory.delete(ids, opts.chatflow);
-  ctx.out.note(`deleted ${plural(affected, 'record')}`);
-  if (affected < ids.length) ctx.out.note(`${plural(ids.length - affected, 'id')} matched no record`);
+  const client = await ctx.client();
+  const of = opts.chatflow ? ` of chatflow ${opts.chatflow}` : '';
+  return eachArgument(ctx, ids, async (id) => {
+    const { affected } = await client.upsertHistory.delete([id], opts.chatflow);
+    if (affected === 0) throw new UserError(`upsert history record ${id}${of} not found`, EXIT.notFound);
+    ctx.out.note(`deleted upsert history record ${id}`);
+  });
 }

@@ -1,10 +1,11 @@
 // `chatflow variables` handlers.
-import type { ChatflowClient, Variable } from '../../client/index.js';
+import type { Variable } from '../../client/index.js';
 import type { Context } from '../core/context.js';
-import { EXIT, UsageError, UserError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
+import { find, pick, records, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
-import { bodyFrom, confirmOrRefuse, printDryRun, printPageOrStream } from './common.js';
+import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
 
 const COLUMNS = ['id', 'name', 'value', 'type', 'updatedDate'];
 
@@ -15,18 +16,6 @@ interface VariableFlags {
   file?: string;
   dryRun?: boolean;
   yes?: boolean;
-}
-
-/** A variable by id, or by name when exactly one has that name. */
-async function findVariable(client: ChatflowClient, idOrName: string): Promise<Variable> {
-  const matches: Variable[] = [];
-  for await (const v of client.variables.stream()) {
-    if (v.id === idOrName) return v;
-    if (v.name === idOrName) matches.push(v);
-  }
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw new UsageError(`${matches.length} variables are named ${idOrName}: give the id (${matches.map((m) => m.id).join(', ')})`);
-  throw new UserError(`variable ${idOrName} not found`, EXIT.notFound);
 }
 
 export async function list(ctx: Context, opts: { page?: string; limit?: string }): Promise<void> {
@@ -41,7 +30,7 @@ export async function list(ctx: Context, opts: { page?: string; limit?: string }
 }
 
 export async function get(ctx: Context, idOrName: string): Promise<void> {
-  await ctx.print(await findVariable(await ctx.client(), idOrName), { single: true });
+  await ctx.print(await find(VARIABLES, await ctx.client(), idOrName), { single: true });
 }
 
 export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
@@ -52,24 +41,27 @@ export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
   await ctx.print(created, { single: true });
 }
 
-export async function update(ctx: Context, id: string, opts: VariableFlags): Promise<void> {
+export async function update(ctx: Context, idOrName: string, opts: VariableFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --value, --type or --file');
+  const client = await ctx.client();
+  const { id } = await find(VARIABLES, client, idOrName);
   if (opts.dryRun) return printDryRun(ctx, 'PUT', `/variables/${id}`, { body });
-  await ctx.print(await (await ctx.client()).variables.update(id, body), { single: true });
+  await ctx.print(await client.variables.update(id, body), { single: true });
 }
 
-export async function remove(ctx: Context, ids: string[], opts: VariableFlags): Promise<void> {
-  if (opts.dryRun) {
-    for (const id of ids) await printDryRun(ctx, 'DELETE', `/variables/${id}`);
-    return;
-  }
-  await confirmOrRefuse(`Delete ${plural(ids.length, 'variable')} (${ids.join(', ')})?`, opts.yes);
+export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
   const client = await ctx.client();
-  for (const id of ids) {
-    await client.variables.delete(id);
-    ctx.out.note(`deleted variable ${id}`);
+  const all = await records(VARIABLES, client);
+  if (opts.dryRun) {
+    return eachArgument(ctx, idsOrNames, (arg) => printDryRun(ctx, 'DELETE', `/variables/${pick(VARIABLES, all, arg).id}`));
   }
+  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'variable')} (${idsOrNames.join(', ')})?`, opts.yes);
+  return eachArgument(ctx, idsOrNames, async (arg) => {
+    const v = pick(VARIABLES, all, arg);
+    await client.variables.delete(v.id);
+    ctx.out.note(`deleted variable ${v.name} (${v.id})`);
+  });
 }
 
 export async function set(ctx: Context, name: string, value: string, opts: VariableFlags): Promise<void> {

@@ -1,0 +1,85 @@
+// Profiles in daily use: back to the embedded service, deleting a profile, logging out, and API
+// keys that never have to be typed on a command line (where `ps` shows them to every local user).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHome, runCli, type CliHome } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const KEY = 'profiles-test-key-0123456789';
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ apiKeys: [KEY] });
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+async function loggedIn(home: CliHome, profile = 'prod'): Promise<void> {
+  expect((await runCli(['config', 'set', 'url', server.url, '--profile', profile], { home })).exitCode).toBe(0);
+  expect((await runCli(['config', 'set', 'api-key', KEY, '--profile', profile], { home })).exitCode).toBe(0);
+  expect((await runCli(['config', 'use', profile], { home })).exitCode).toBe(0);
+}
+
+/** Where `vars set` lands: the server (it answers the key) or the embedded database. */
+async function whereVariablesGo(home: CliHome): Promise<string> {
+  const r = await runCli(['vars', 'set', 'WHERE', 'x', '--debug', '-o', 'json'], { home });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.stderr.includes('embedded service on') ? 'embedded' : 'server';
+}
+
+describe('profiles', () => {
+  it('config use default returns to the embedded service', async () => {
+    const home = createHome();
+    await loggedIn(home);
+    expect(await whereVariablesGo(home)).toBe('server');
+    const r = await runCli(['config', 'use', 'default'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('now using profile default (the embedded service)');
+    expect(await whereVariablesGo(home)).toBe('embedded');
+  });
+
+  it('config delete (rm) removes a profile; the current one gone, default is current; an unknown one is exit 3', async () => {
+    const home = createHome();
+    await loggedIn(home, 'staging');
+    const r = await runCli(['config', 'rm', 'staging'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('deleted profile staging; now using profile default (the embedded service)');
+    const list = await runCli(['config', 'list', '-o', 'json'], { home });
+    expect(JSON.parse(list.stdout)).toEqual([]);
+    const again = await runCli(['config', 'delete', 'staging'], { home });
+    expect(again.exitCode).toBe(3);
+    expect(again.stderr).toContain('no profile "staging"');
+  });
+
+  it('logout forgets the URL and key login saved; commands go to the embedded service again', async () => {
+    const home = createHome();
+    await loggedIn(home);
+    const r = await runCli(['logout'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`logged out of ${server.url} (profile prod)`);
+    expect((await runCli(['config', 'get', 'api-key', '--profile', 'prod'], { home })).exitCode).toBe(3);
+    expect(await whereVariablesGo(home)).toBe('embedded');
+    expect((await runCli(['logout'], { home })).exitCode).toBe(3);
+  });
+});
+
+describe('keys off the command line', () => {
+  it('--api-key-file reads the key from a file; login takes it too; config get api-key --show prints it', async () => {
+    const home = createHome();
+    const file = join(home.dir, 'key');
+    writeFileSync(file, `${KEY}\n`, { mode: 0o600 });
+    const list = await runCli(['vars', 'ls', '--url', server.url, '--api-key-file', file, '-o', 'json'], { home });
+    expect(list.exitCode, list.stderr).toBe(0);
+    const login = await runCli(['login', '--url', server.url, '--api-key-file', file], { home });
+    expect(login.exitCode, login.stderr).toBe(0);
+    const masked = await runCli(['config', 'get', 'api-key'], { home });
+    expect(masked.stdout.trim()).not.toContain(KEY);
+    const shown = await runCli(['config', 'get', 'api-key', '--show'], { home });
+    expect([shown.exitCode, shown.stdout]).toEqual([0, `${KEY}\n`]);
+    const missing = await runCli(['vars', 'ls', '--url', server.url, '--api-key-file', join(home.dir, 'nope')], { home });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/^chatflow: cannot read --api-key-file .*nope: no such file\n$/);
+  });
+});

@@ -1,0 +1,171 @@
+// What scripts and daily workflows lean on: bulk commands that try every argument, paths checked
+// before any work, names wherever an id is taken, chatflows by name, enum values in any case,
+// `diff --exit-code`.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHome, runCli, type CliOptions } from '../helpers/cli.js';
+import { CHATFLOW_A, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { call } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { Assistant, Variable } from '../../src/client/index.js';
+
+let server: TestServer;
+let other: TestServer;
+let fx: FlowiseFixture;
+const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { url: server.url, ...opts });
+const variables = async (s = server) => (await call<Variable[]>('GET', `${s.api}/variables`)).body;
+const addVariable = async (name: string, value = 'v', s = server) => (await call<Variable>('POST', `${s.api}/variables`, { name, value })).body;
+
+beforeAll(async () => {
+  [server, other, fx] = await Promise.all([startTestServer(), startTestServer(), startFlowiseFixture()]);
+});
+afterAll(async () => {
+  await Promise.all([server?.dispose(), other?.dispose(), fx?.close()]);
+});
+
+describe('bulk commands try every argument', () => {
+  it('vars rm: deletes the ones that exist (by id or name), reports the missing one, exit 3 after all', async () => {
+    const a = await addVariable('BULK_A');
+    await addVariable('BULK_B');
+    const r = await cli(['vars', 'rm', a.id, 'no-such-variable', 'BULK_B', '-y']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('variable no-such-variable not found');
+    expect(r.stderr).toContain(`deleted variable BULK_A (${a.id})`);
+    expect(r.stderr).toMatch(/deleted variable BULK_B/);
+    expect((await variables()).filter((v) => v.name.startsWith('BULK_'))).toEqual([]);
+  });
+
+  it('assistants rm: by id and by details.name, the missing one reported, exit 3', async () => {
+    const made = [];
+    for (const name of ['asst-1', 'asst-2']) made.push((await call<Assistant>('POST', `${server.api}/assistants`, { details: { name } })).body);
+    const r = await cli(['assistants', 'rm', made[0]!.id, '00000000-0000-4000-8000-000000000000', 'asst-2', '-y']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('assistant 00000000-0000-4000-8000-000000000000 not found');
+    expect((await call<Assistant[]>('GET', `${server.api}/assistants`)).body).toEqual([]);
+  });
+
+  it('upsert-history rm: each id on its own, the missing one named, exit 3', async () => {
+    await call('POST', `${server.api}/upsert-history/flow-uh`, [{ id: 'uh-1' }, { id: 'uh-2' }]);
+    const r = await cli(['upsert-history', 'rm', 'uh-1', 'uh-missing', 'uh-2', '-y']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('upsert history record uh-missing not found');
+    expect((await call<unknown[]>('GET', `${server.api}/upsert-history/flow-uh`)).body).toEqual([]);
+  });
+});
+
+describe('paths are checked before any work', () => {
+  it('export --out into a missing directory, or onto a directory: one line, exit 2, nothing asked of the server', async () => {
+    const home = createHome();
+    for (const out of [join(home.dir, 'no', 'such', 'x.jsonl'), home.dir]) {
+      // No server at all: the check comes first.
+      const r = await runCli(['export', '--out', out], { home, url: 'http://127.0.0.1:9' });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^chatflow: cannot write --out /);
+    }
+  });
+
+  it('import of a missing file or a directory, --file of a directory: one line, exit 2', async () => {
+    const home = createHome();
+    mkdirSync(join(home.dir, 'dir'));
+    for (const args of [['import', join(home.dir, 'missing.jsonl')], ['import', join(home.dir, 'dir')], ['vars', 'create', '--file', join(home.dir, 'dir')]]) {
+      const r = await runCli(args, { home, url: 'http://127.0.0.1:9' });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^chatflow: cannot read .*(no such file|directory)/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
+describe('names wherever an id is taken', () => {
+  it('vars update NAME changes that variable; assistants get and update by details.name', async () => {
+    const v = await addVariable('BY_NAME', 'old');
+    const r = await cli(['vars', 'update', 'BY_NAME', '--value', 'new', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: v.id, value: 'new' });
+    const a = (await call<Assistant>('POST', `${server.api}/assistants`, { details: { name: 'Support' } })).body;
+    const got = await cli(['assistants', 'get', 'Support', '-o', 'json']);
+    expect(got.exitCode, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout).id).toBe(a.id);
+    const up = await cli(['assistants', 'update', 'Support', '--temperature', '0.5', '-o', 'json']);
+    expect(up.exitCode, up.stderr).toBe(0);
+    expect(JSON.parse(up.stdout)).toMatchObject({ id: a.id, details: { name: 'Support', temperature: 0.5 } });
+  });
+
+  it('a name two records share is exit 2, naming both ids', async () => {
+    const x = await addVariable('SHARED');
+    const y = await addVariable('SHARED');
+    const r = await cli(['vars', 'update', 'SHARED', '--value', 'z']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(x.id);
+    expect(r.stderr).toContain(y.id);
+  });
+
+  it('chatflows list on our service: name, id and message counts; get by id', async () => {
+    await call('POST', `${server.api}/chatmessage/flow-count`, [
+      { role: 'userMessage', content: 'a' },
+      { role: 'apiMessage', content: 'b' },
+    ]);
+    const r = await cli(['chatflows', 'list', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual({ id: 'flow-count', name: 'flow-count', messages: 2 });
+    const got = await cli(['chatflows', 'get', 'flow-count', '-o', 'json']);
+    expect(JSON.parse(got.stdout)).toEqual({ id: 'flow-count', name: 'flow-count', messages: 2 });
+    const missing = await cli(['chatflows', 'get', 'no-such-flow']);
+    expect(missing.exitCode).toBe(3);
+  });
+
+  it('on Flowise, a chatflow argument takes its name: chatflows list shows names, messages list NAME lists that flow', async () => {
+    const flowise = (args: string[]) => runCli(args, { url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } });
+    const list = await flowise(['chatflows', 'list', '-o', 'json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toContainEqual({ id: CHATFLOW_A, name: 'peer-flow-A' });
+    const msgs = await flowise(['messages', 'list', 'peer-flow-A', '-o', 'json']);
+    expect(msgs.exitCode, msgs.stderr).toBe(0);
+    const rows = JSON.parse(msgs.stdout) as { chatflowid: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((m) => m.chatflowid))).toEqual(new Set([CHATFLOW_A]));
+  });
+});
+
+describe('enum values in any case, sent as the server spells them', () => {
+  it('--chat-type internal matches INTERNAL messages; -o JSON is json; --order DESC', async () => {
+    await call('POST', `${server.api}/chatmessage/flow-case`, [
+      { role: 'userMessage', content: 'in', chatType: 'INTERNAL' },
+      { role: 'userMessage', content: 'ex', chatType: 'EXTERNAL' },
+    ]);
+    const r = await cli(['messages', 'list', 'flow-case', '--chat-type', 'internal', '-o', 'JSON', '--order', 'DESC']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { content: string }[]).map((m) => m.content)).toEqual(['in']);
+  });
+
+  it('vars create --type RUNTIME stores runtime; assistants --tool FILE_SEARCH stores file_search', async () => {
+    const v = await cli(['vars', 'create', '--name', 'CASED', '--type', 'RUNTIME', '-o', 'json']);
+    expect(JSON.parse(v.stdout).type).toBe('runtime');
+    const a = await cli(['assistants', 'create', '--name', 'cased', '--tool', 'FILE_SEARCH', '--type', 'custom', '-o', 'json']);
+    expect(a.exitCode, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout)).toMatchObject({ type: 'CUSTOM', details: { tools: ['file_search'] } });
+  });
+});
+
+describe('diff --exit-code', () => {
+  it('0 when both sides match, 1 when they differ', async () => {
+    const home = createHome();
+    const opts = { home };
+    const sides = ['--from', server.url, '--to', other.url];
+    for (const v of await variables()) await call('DELETE', `${server.api}/variables/${v.id}`);
+    for (const a of (await call<Assistant[]>('GET', `${server.api}/assistants`)).body) await call('DELETE', `${server.api}/assistants/${a.id}`);
+    const same = await runCli(['variables', 'diff', ...sides, '--exit-code', '-o', 'json'], opts);
+    expect(same.exitCode, same.stderr).toBe(0);
+    await addVariable('ONLY_HERE');
+    const differ = await runCli(['variables', 'diff', ...sides, '--exit-code', '-o', 'json'], opts);
+    expect(differ.exitCode, differ.stderr).toBe(1);
+    expect(JSON.parse(differ.stdout)).toContainEqual(expect.objectContaining({ name: 'ONLY_HERE', action: 'create' }));
+    // Without the flag a difference is still 0 (a report, not a check).
+    expect((await runCli(['variables', 'diff', ...sides, '-o', 'json'], opts)).exitCode).toBe(0);
+    expect((await runCli(['assistants', 'diff', ...sides, '--exit-code', '-o', 'json'], opts)).exitCode).toBe(0);
+    await call('POST', `${other.api}/assistants`, { details: { name: 'only-there' } });
+    expect((await runCli(['assistants', 'diff', ...sides, '--exit-code', '-o', 'json'], opts)).exitCode).toBe(1);
+  });
+});
