@@ -96,7 +96,7 @@ describe('against Flowise', () => {
     const id = 'bbbbbbbb-0000-0000-0000-000000000001';
     const r = await cli(['upsert-history', 'delete', id, '--chatflow', CHATFLOW_A, '--yes']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('deleted 1 record');
+    expect(r.stderr).toContain(`deleted upsert history record ${id}`);
     const patches = fx.requests.filter((q) => q.method === 'PATCH').map((q) => q.url);
     expect(patches).toEqual(['/api/v1/upsert-history']);
   });
