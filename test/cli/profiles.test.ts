@@ -1,9 +1,9 @@
 // Profiles in daily use: back to the embedded service, deleting a profile, logging out, and API
 // keys that never have to be typed on a command line (where `ps` shows them to every local user).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHome, runCli, type CliHome } from '../helpers/cli.js';
+import { createHome, runCli, spawnCli, waitForLine, type CliHome } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const KEY = 'profiles-test-key-0123456789';
@@ -81,5 +81,32 @@ describe('keys off the command line', () => {
     const missing = await runCli(['vars', 'ls', '--url', server.url, '--api-key-file', join(home.dir, 'nope')], { home });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/^chatflow: cannot read --api-key-file .*nope: no such file\n$/);
+  });
+
+  it('serve --api-key-file: a new file gets a generated key, shown once to the operator; clients use the same file', async () => {
+    const home = createHome();
+    const file = join(home.dir, 'server-keys');
+    const serve = async () => {
+      const proc = spawnCli(['serve', '--port', '0', '--db', join(home.dir, 'k.db'), '--api-key-file', file], { home });
+      const [, url] = await waitForLine(proc.stdout!, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      return { proc, url: url! };
+    };
+    const first = await serve();
+    const key = readFileSync(file, 'utf8').trim();
+    expect(key).toMatch(/^[0-9a-f]{48}$/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect((await runCli(['vars', 'ls', '--url', first.url], { home })).exitCode).toBe(4);
+    expect((await runCli(['vars', 'ls', '--url', first.url, '--api-key-file', file], { home })).exitCode).toBe(0);
+    first.proc.kill('SIGTERM');
+    const shown = String((await first.proc).stderr);
+    expect(shown).toContain(`generated an API key and saved it in ${file}`);
+    expect(shown).toContain(key);
+    // The second start reads the same key and shows nothing.
+    const second = await serve();
+    expect((await runCli(['vars', 'ls', '--url', second.url, '--api-key-file', file], { home })).exitCode).toBe(0);
+    second.proc.kill('SIGTERM');
+    const again = String((await second.proc).stderr);
+    expect(again).not.toContain(key);
+    expect(readFileSync(file, 'utf8').trim()).toBe(key);
   });
 });

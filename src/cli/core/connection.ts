@@ -1,11 +1,10 @@
 // The one place a client is made. Where it points: flag > env (CHATFLOW_URL, CHATFLOW_API_KEY,
 // CHATFLOW_PROFILE) > profile (the named one, else the current one) > the embedded service on the
 // local SQLite database, started here when no URL is configured.
-import { readFile } from 'node:fs/promises';
 import type { ChatflowClient } from '../../client/index.js';
 import { checkPermissions, DEFAULT_PROFILE, loadConfig, validateUrl } from '../config.js';
 import { UsageError } from './errors.js';
-import { readStdin } from './stdin.js';
+import { apiKeyFromFile } from './keys.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'embedded';
 
@@ -17,22 +16,6 @@ export interface Connection {
   source: Source;
   /** Where the key came from (same precedence; a profile key only goes to that profile's URL). */
   apiKeySource: Source;
-}
-
-/**
- * A key kept in a file (`--api-key-file`, `serve --api-key-file`): its first line, so that a key
- * never has to be typed on a command line, where every local user sees it in `ps`.
- */
-export async function apiKeyFromFile(file: string, flag = '--api-key-file'): Promise<string> {
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const key = text.split(/\r?\n/, 1)[0]!.trim();
-  if (!key) throw new UsageError(`${flag} ${file} is empty: put the API key on its first line`);
-  return key;
 }
 
 /**

@@ -1,6 +1,7 @@
 // `chatflow config` and `chatflow login` handlers.
 import { CONFIG_KEYS, DEFAULT_PROFILE, checkPermissions, configPath, deleteProfile, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
-import { apiKeyFromFile, openSession } from '../core/connection.js';
+import { openSession } from '../core/connection.js';
+import { apiKeyFromFile } from '../core/keys.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { askSecret, askText, requireValue } from '../prompts.js';

@@ -1,6 +1,7 @@
 // `chatflow serve` handler: the service over HTTP, SQLite by default, PostgreSQL with --database-url.
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { serverKeysFromFile } from '../core/keys.js';
 
 interface ServeOptions {
   host: string;
@@ -9,6 +10,7 @@ interface ServeOptions {
   databaseUrl?: string;
   poolSize: string;
   apiKey?: string[];
+  apiKeyFile?: string;
   allowUnauthenticated?: boolean;
   bodyLimit: string;
   log?: boolean;
@@ -26,13 +28,19 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
   const port = integer('--port', opts.port, 0, 65535);
   const bodyLimit = integer('--body-limit', opts.bodyLimit, 1024, 1024 ** 3);
   const poolSize = integer('--pool-size', opts.poolSize, 1, 1000);
+  const fromFile = opts.apiKeyFile
+    ? await serverKeysFromFile(opts.apiKeyFile, (key) =>
+        ctx.out.note(`chatflow: generated an API key and saved it in ${opts.apiKeyFile} (mode 600); shown this once:\n${key}`),
+      )
+    : [];
   const keys = [
     ...(opts.apiKey ?? []),
+    ...fromFile,
     ...(process.env.CHATFLOW_API_KEYS ?? '').split(',').map((k) => k.trim()),
   ].filter(Boolean);
   if (!isLoopback(opts.host) && keys.length === 0 && !opts.allowUnauthenticated) {
     throw new UsageError(
-      `refusing to listen on ${opts.host} without an API key: pass --api-key (or CHATFLOW_API_KEYS), or --allow-unauthenticated on a trusted network`,
+      `refusing to listen on ${opts.host} without an API key: give --api-key-file FILE (a new one gets a generated key) or CHATFLOW_API_KEYS, or --allow-unauthenticated on a trusted network`,
     );
   }
   const [{ startServer }, { openStore }, { defaultDbPath }] = await Promise.all([
