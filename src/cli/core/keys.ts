@@ -38,7 +38,10 @@ export async function serverKeysFromFile(file: string, generated: (key: string) 
   try {
     await writeFile(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
   } catch (err) {
-    throw new UsageError(`cannot write ${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    // Another replica made it meanwhile: its key is the one.
+    if (code === 'EEXIST') return serverKeysFromFile(file, generated, flag);
+    throw new UsageError(`cannot write ${flag} ${file}: ${code ?? (err as Error).message}`);
   }
   generated(key);
   return [key];
