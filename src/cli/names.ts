@@ -5,6 +5,10 @@
 import { ChatflowError, type Assistant, type ChatflowClient, type Variable } from '../client/index.js';
 import { EXIT, UsageError, UserError } from './core/errors.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids of variables, assistants and Flowise's chatflows are UUIDs: one is taken as an id, unlooked-up. */
+export const isId = (text: string): boolean => UUID.test(text);
+
 /** What a name is looked up among: each record's id and name. */
 export interface Named<T> {
   noun: string;
@@ -48,12 +52,20 @@ export async function records<T>(kind: Named<T>, client: ChatflowClient): Promis
   return out;
 }
 
+/**
+ * The id `idOrName` means: a UUID as it is (a missing record is the server's 404), else the id of
+ * the one record with that name, out of `all` (when several names are looked up) or the server's.
+ */
+export async function idOf<T>(kind: Named<T>, client: ChatflowClient, idOrName: string, all?: T[]): Promise<string> {
+  if (isId(idOrName)) return idOrName;
+  return kind.id(pick(kind, all ?? (await records(kind, client)), idOrName));
+}
+
 /** One record by id or name. */
 export async function find<T>(kind: Named<T>, client: ChatflowClient, idOrName: string): Promise<T> {
   return pick(kind, await records(kind, client), idOrName);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The chatflow id `text` means. A UUID is an id (no request). Otherwise the server's chatflows are
@@ -62,7 +74,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `GET /chatflows` cannot tell names anyway.
  */
 export async function chatflowId(client: ChatflowClient, text: string): Promise<string> {
-  if (UUID.test(text)) return text;
+  if (isId(text)) return text;
   let flows;
   try {
     flows = await client.chatflows.list();

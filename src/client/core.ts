@@ -10,7 +10,13 @@ export interface CoreOptions {
   /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
   baseUrl: string;
   apiKey?: string;
-  /** Headers, body (between chunks) and connect timeout. Default 30000. */
+  /**
+   * The deadline of a request, in ms (default 30000). A whole answer (JSON, text) must be in
+   * within it, retries included. A streamed list must start within it, and then bring a whole
+   * record, or at least STREAM_PROGRESS_BYTES, in every stretch of that length: a list still
+   * flowing is never cut, a stalled or trickling one is. (The time the caller spends on each
+   * record it was handed does not count.)
+   */
   timeoutMs?: number;
   /** Retries of idempotent requests on connection errors and 502/503/504. Default 2. */
   retries?: number;
@@ -38,8 +44,13 @@ export const DEFAULT_BATCH: Readonly<BatchLimits> = { maxBytes: 900_000, maxItem
 type QueryScalar = string | number | boolean;
 export type QueryInput = Record<string, QueryScalar | readonly QueryScalar[] | null | undefined>;
 
+/** Bytes that count as progress of a streamed list within one timeout (a record counts too). */
+export const STREAM_PROGRESS_BYTES = 64 * 1024;
+
 export interface RequestInput {
   query?: QueryInput | undefined;
+  /** The request's deadline: aborted, the call fails as timed out. */
+  signal?: AbortSignal;
   /** Serialised as JSON. */
   body?: unknown;
   /** A body already serialised as JSON. */
@@ -171,8 +182,9 @@ export class HttpCore {
     const p = apiPath.replace(/^\/api\/v1(?=\/|$)/i, '') || '/';
     const verb = method.toUpperCase();
     const rel = p.startsWith('/') ? p : `/${p}`;
-    const res = await this.send(verb, rel, { query, body });
-    const text = await this.readText(res, verb, rel);
+    const signal = this.deadline();
+    const res = await this.send(verb, rel, { query, body, signal });
+    const text = await this.readText(res, verb, rel, signal);
     const headers = res.headers as RawResponse['headers'];
     let parsed: unknown = text === '' ? undefined : text;
     if (text !== '' && header(headers, 'content-type').includes('json')) {
@@ -193,9 +205,10 @@ export class HttpCore {
 
   /** A text call (ping): the body as text, whatever its content type. */
   async text(apiPath: string): Promise<string> {
-    const res = await this.send('GET', apiPath, {});
+    const signal = this.deadline();
+    const res = await this.send('GET', apiPath, { signal });
     if (res.statusCode < 200 || res.statusCode >= 300) throw await this.errorFrom(res, 'GET', apiPath);
-    return this.readText(res, 'GET', apiPath);
+    return this.readText(res, 'GET', apiPath, signal);
   }
 
   /** A whole list: an array, or `{data, total}`; total also from X-Total-Count. */
@@ -238,16 +251,47 @@ export class HttpCore {
   private async *batches(apiPath: string, query: QueryInput | undefined, parse: boolean): AsyncGenerator<ListEntry[]> {
     const res = await this.send('GET', apiPath, { query });
     let finished = false;
+    // Armed only while waiting for the server (CoreOptions.timeoutMs): a stall ends the body.
+    let stalled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        res.body.destroy();
+      }, this.timeoutMs);
+    };
+    let bytes = 0;
+    const counted = async function* (body: AsyncIterable<Uint8Array>) {
+      for await (const chunk of body) {
+        bytes += chunk.length;
+        if (bytes >= STREAM_PROGRESS_BYTES) {
+          bytes = 0;
+          arm();
+        }
+        yield chunk;
+      }
+    };
     try {
       await this.check(res, 'GET', apiPath);
+      const batches = parseJsonBatches(counted(res.body), { parse });
       try {
-        yield* parseJsonBatches(res.body, { parse });
+        for (;;) {
+          arm();
+          const next = await batches.next();
+          clearTimeout(timer);
+          if (next.done) break;
+          bytes = 0;
+          yield next.value;
+        }
       } catch (err) {
+        if (stalled) throw this.timeoutError('GET', apiPath, { stalled: true });
         if (err instanceof ListParseError) throw this.invalid('GET', apiPath, `is not a readable list (${err.message})`);
         throw this.mapStreamError(err, 'GET', apiPath);
       }
       finished = true;
     } finally {
+      clearTimeout(timer);
       // A consumer that stops early must not leave the connection half-read.
       if (!finished && !res.body.destroyed) res.body.destroy();
     }
@@ -347,8 +391,10 @@ export class HttpCore {
           dispatcher,
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
+          ...(input.signal ? { signal: input.signal } : {}),
         });
       } catch (err) {
+        if (input.signal?.aborted) throw this.timeoutError(method, apiPath);
         const code = errorCode(err);
         if (canRetry && code !== undefined && RETRY_CODES.has(code)) {
           this.debug(`${method} ${shown} ${code} ${elapsed()} ${retryNote}`);
@@ -372,15 +418,22 @@ export class HttpCore {
 
   /** Sends and reads a successful JSON answer's text, or throws the matching ChatflowError. */
   private async ok(method: string, apiPath: string, input: RequestInput) {
-    const res = await this.send(method, apiPath, input);
+    const signal = this.deadline();
+    const res = await this.send(method, apiPath, { ...input, signal });
     await this.check(res, method, apiPath);
-    return { res, text: await this.readText(res, method, apiPath) };
+    return { res, text: await this.readText(res, method, apiPath, signal) };
   }
 
-  private async readText(res: Dispatcher.ResponseData, method: string, apiPath: string): Promise<string> {
+  /** A whole answer's deadline (CoreOptions.timeoutMs), from the first try to the last byte. */
+  private deadline(): AbortSignal {
+    return AbortSignal.timeout(this.timeoutMs);
+  }
+
+  private async readText(res: Dispatcher.ResponseData, method: string, apiPath: string, signal?: AbortSignal): Promise<string> {
     try {
       return await res.body.text();
     } catch (err) {
+      if (signal?.aborted) throw this.timeoutError(method, apiPath);
       throw this.mapStreamError(err, method, apiPath);
     }
   }
@@ -444,14 +497,19 @@ export class HttpCore {
     );
   }
 
+  /** The deadline passed: no whole answer in time, or (`stalled`) a streamed list that stopped coming. */
+  private timeoutError(method: string, apiPath: string, opts: { code?: string; stalled?: boolean } = {}): ChatflowError {
+    const where = displayUrl(this.serverUrl);
+    const secs = this.timeoutMs >= 1000 ? `${+(this.timeoutMs / 1000).toFixed(1)}s` : `${this.timeoutMs}ms`;
+    const what = opts.stalled ? `stalled on ${method} ${apiPath}: no record in ${secs}` : `did not answer ${method} ${apiPath} within ${secs}`;
+    return new ChatflowError('timeout', `${where} ${what} (timed out)`, { method, path: apiPath, ...(opts.code ? { code: opts.code } : {}) });
+  }
+
   private networkError(err: unknown, method: string, apiPath: string): ChatflowError {
     const code = errorCode(err);
     const where = displayUrl(this.serverUrl);
     const opts = { method, path: apiPath, ...(code ? { code } : {}) };
-    if (code && TIMEOUT_CODES.has(code)) {
-      const secs = this.timeoutMs >= 1000 ? `${+(this.timeoutMs / 1000).toFixed(1)}s` : `${this.timeoutMs}ms`;
-      return new ChatflowError('timeout', `${where} did not answer ${method} ${apiPath} within ${secs} (timed out)`, opts);
-    }
+    if (code && TIMEOUT_CODES.has(code)) return this.timeoutError(method, apiPath, { code });
     let why: string;
     switch (code) {
       case 'ECONNREFUSED':

@@ -107,7 +107,7 @@ describe('chatflow assistants', () => {
 
     const done = await cli(['assistants', 'delete', supportId, '--yes']);
     expect(done.exitCode, done.stderr).toBe(0);
-    expect(done.stderr).toContain(`(${supportId})`);
+    expect(done.stderr).toContain(`deleted assistant ${supportId}`);
 
     const gone = await cli(['assistants', 'get', supportId]);
     expect(gone.exitCode).toBe(3);

@@ -116,7 +116,7 @@ describe('chatflow variables', () => {
 
     const done = await cli(['variables', 'rm', target.id, '-y']);
     expect(done.exitCode, done.stderr).toBe(0);
-    expect(done.stderr).toContain(`deleted variable ${target.name} (${target.id})`);
+    expect(done.stderr).toContain(`deleted variable ${target.id}`);
     expect((await serverVariables()).map((v) => v.id)).not.toContain(target.id);
   });
 

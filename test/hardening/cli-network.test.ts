@@ -165,4 +165,39 @@ describe('the CLI against a misbehaving network', () => {
       expect(counts[key]).toBe(1);
     }
   });
+
+  it('--timeout is a deadline: a list that trickles bytes but no records ends with exit 5; one still flowing is not cut', async () => {
+    const trickle = (res: ServerResponse, head: string) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(head);
+      const timer = setInterval(() => res.write(' '), 200);
+      res.once('close', () => clearInterval(timer));
+      hung.push(res);
+    };
+    // Streamed (no --page), and a whole answer (--limit): both bounded, though bytes keep coming.
+    behaviour = (req, res) => trickle(res, req.url?.includes('limit=') ? '{"data":[' : '[\n');
+    for (const args of [LIST, [...LIST, '--limit', '5']]) {
+      const r = await cli(args);
+      expect(r.exitCode, r.stderr).toBe(5);
+      expect(oneLine(r)).toMatch(/timed out|no record in 1s/);
+      expect(r.ms).toBeLessThan(8000);
+    }
+    // A record every 400 ms for about 2.4 s, past the 1 s timeout: flowing, so all of it arrives.
+    behaviour = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[\n');
+      let n = 0;
+      const timer = setInterval(() => {
+        n++;
+        res.write(`${JSON.stringify({ ...VARIABLE, id: `${VARIABLE.id.slice(0, -1)}${n}` })}${n < 6 ? ',' : ''}\n`);
+        if (n === 6) {
+          clearInterval(timer);
+          res.end(']\n');
+        }
+      }, 400);
+    };
+    const flowing = await cli(LIST);
+    expect(flowing.exitCode, flowing.stderr).toBe(0);
+    expect(JSON.parse(flowing.stdout)).toHaveLength(6);
+  });
 });

@@ -11,7 +11,10 @@ export const GENERAL: FlagDef[] = [
   { flags: '--no-input', help: 'never prompt; fail with exit 2 when a value is missing' },
 ];
 
-export const TIMEOUT: FlagDef = { flags: '--timeout <seconds>', help: 'request timeout (default 30)' };
+export const TIMEOUT: FlagDef = {
+  flags: '--timeout <seconds>',
+  help: 'deadline of each request (default 30): a whole answer within it; a streamed list must start within it and bring a record (or 64 KiB) in every such stretch',
+};
 
 export const API_KEY_FILE: FlagDef = { flags: '--api-key-file <path>', help: 'read the API key from the first line of this file (- for stdin)', values: INPUT_FILE };
 

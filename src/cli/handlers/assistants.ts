@@ -1,9 +1,9 @@
 // `chatflow assistants` handlers.
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError, UserError } from '../core/errors.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
-import { ASSISTANTS, find, pick, records } from '../names.js';
+import { ASSISTANTS, find, idOf, isId, records } from '../names.js';
 import { confirmOrRefuse, eachArgument, pageFlags, parseNumber, printDryRun, readJsonFile } from './common.js';
 
 const COLUMNS = ['id', 'details.name', 'details.model', 'type', 'updatedDate'];
@@ -58,7 +58,8 @@ export async function list(ctx: Context, opts: { type?: string; page?: string; l
 }
 
 export async function get(ctx: Context, idOrName: string): Promise<void> {
-  await ctx.print(await find(ASSISTANTS, await ctx.client(), idOrName), { single: true });
+  const client = await ctx.client();
+  await ctx.print(await (isId(idOrName) ? client.assistants.get(idOrName) : find(ASSISTANTS, client, idOrName)), { single: true });
 }
 
 export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
@@ -74,24 +75,25 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
   const body = await assistantBody(opts);
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give a field flag or --file');
   const client = await ctx.client();
-  const current = await find(ASSISTANTS, client, idOrName);
-  const id = current.id;
+  const id = await idOf(ASSISTANTS, client, idOrName);
   if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
   // Flowise replaces `details` whole (and refuses one without a name): send the merged object.
-  if (body.details !== undefined) body.details = { ...current.details, ...(body.details as object) };
+  if (body.details !== undefined) body.details = { ...(await client.assistants.get(id)).details, ...(body.details as object) };
   await ctx.print(await client.assistants.update(id, body as never), { single: true });
 }
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
   const client = await ctx.client();
-  const all = await records(ASSISTANTS, client);
+  // Names are looked up in one list, taken once.
+  const all = idsOrNames.every(isId) ? [] : await records(ASSISTANTS, client);
   if (opts.dryRun) {
-    return eachArgument(ctx, idsOrNames, (arg) => printDryRun(ctx, 'DELETE', `/assistants/${pick(ASSISTANTS, all, arg).id}`));
+    return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/assistants/${await idOf(ASSISTANTS, client, arg, all)}`));
   }
   await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'assistant')} (${idsOrNames.join(', ')})?`, opts.yes);
   return eachArgument(ctx, idsOrNames, async (arg) => {
-    const a = pick(ASSISTANTS, all, arg);
-    await client.assistants.delete(a.id);
-    ctx.out.note(`deleted assistant ${ASSISTANTS.name(a) ?? ''} (${a.id})`);
+    const id = await idOf(ASSISTANTS, client, arg, all);
+    const { affected } = await client.assistants.delete(id);
+    if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
+    ctx.out.note(`deleted assistant ${id === arg ? id : `${arg} (${id})`}`);
   });
 }

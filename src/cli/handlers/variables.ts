@@ -2,7 +2,7 @@
 import type { Variable } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { find, pick, records, VARIABLES } from '../names.js';
+import { find, idOf, isId, records, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
@@ -45,22 +45,23 @@ export async function update(ctx: Context, idOrName: string, opts: VariableFlags
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --value, --type or --file');
   const client = await ctx.client();
-  const { id } = await find(VARIABLES, client, idOrName);
+  const id = await idOf(VARIABLES, client, idOrName);
   if (opts.dryRun) return printDryRun(ctx, 'PUT', `/variables/${id}`, { body });
   await ctx.print(await client.variables.update(id, body), { single: true });
 }
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
   const client = await ctx.client();
-  const all = await records(VARIABLES, client);
+  // Names are looked up in one list, taken once.
+  const all = idsOrNames.every(isId) ? [] : await records(VARIABLES, client);
   if (opts.dryRun) {
-    return eachArgument(ctx, idsOrNames, (arg) => printDryRun(ctx, 'DELETE', `/variables/${pick(VARIABLES, all, arg).id}`));
+    return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/variables/${await idOf(VARIABLES, client, arg, all)}`));
   }
   await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'variable')} (${idsOrNames.join(', ')})?`, opts.yes);
   return eachArgument(ctx, idsOrNames, async (arg) => {
-    const v = pick(VARIABLES, all, arg);
-    await client.variables.delete(v.id);
-    ctx.out.note(`deleted variable ${v.name} (${v.id})`);
+    const id = await idOf(VARIABLES, client, arg, all);
+    await client.variables.delete(id);
+    ctx.out.note(`deleted variable ${id === arg ? id : `${arg} (${id})`}`);
   });
 }
 
