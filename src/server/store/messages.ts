@@ -173,24 +173,23 @@ export class KyselyMessages implements MessageRepository {
 
   ingest(chatflowid: string, messages: ChatMessageIngest[]): Promise<number> {
     const at = now();
-    const rows = messages.map(
-      (m): ChatMessageRow => ({
+    const rows = messages.map((m) => {
+      const row: Partial<ChatMessageRow> = {
         id: m.id ?? newId(),
         role: m.role,
         chatflowid,
         content: m.content ?? '',
-        ...(Object.fromEntries(MESSAGE_JSON_FIELDS.map((f) => [f, json(m[f])])) as Record<
-          (typeof MESSAGE_JSON_FIELDS)[number],
-          string | null
-        >),
         chatType: m.chatType ?? 'INTERNAL',
         chatId: m.chatId ?? newId(),
         memoryType: m.memoryType ?? null,
         sessionId: m.sessionId ?? null,
         leadEmail: m.leadEmail ?? null,
         createdDate: storedDate(m.createdDate, at),
-      }),
-    );
+      };
+      // Set in place: an object of them spread into the row made the mapping twice as slow.
+      for (const f of MESSAGE_JSON_FIELDS) row[f] = json(m[f]);
+      return row as ChatMessageRow;
+    });
     return this.engine.insertAll('chat_message', rows);
   }
 }
