@@ -11,11 +11,15 @@ export async function main(argv = process.argv): Promise<number> {
     throw err;
   });
   let code: number = EXIT.ok;
-  const program = buildProgram((c) => {
-    code = c;
+  const program = buildProgram({
+    done: (c) => {
+      code = c;
+    },
+    lazy: true,
   });
-  // Commander copies these settings to a subcommand only when it is created, and the tree is
-  // built already: set them on every command, or a subcommand's usage error exits 1 by itself.
+  // Commander copies these settings to a subcommand when it is created: set them on the commands
+  // built already (a group's subcommands, built later, inherit them), or a subcommand's usage
+  // error exits 1 by itself.
   const override = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.configureOutput({ outputError: (text, write) => write(text) });

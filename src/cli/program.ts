@@ -28,8 +28,8 @@ export const EXAMPLES = [
   'chatflow serve --port 3000',
 ];
 
-/** `done` receives the exit code of the command that ran. */
-export function buildProgram(done?: (code: number) => void): Command {
+/** `done` receives the exit code of the command that ran; `lazy`: see addCommands. */
+export function buildProgram(opts: { done?: (code: number) => void; lazy?: boolean } = {}): Command {
   const program = new Command('chatflow')
     .description(DESCRIPTION)
     .version(VERSION, '-V, --version', 'print the version')
@@ -38,7 +38,7 @@ export function buildProgram(done?: (code: number) => void): Command {
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false });
   // Connection and output options also work before the command (`chatflow --url … variables list`).
   for (const f of [...CONNECTION, ...OUTPUT, ...GENERAL]) program.addOption(option(f));
-  addCommands(program, COMMANDS, done);
+  addCommands(program, COMMANDS, opts);
   program.addHelpText('after', examples(EXAMPLES) + EXIT_CODES_HELP);
   return program;
 }

@@ -31,6 +31,19 @@ afterAll(async () => {
   await Promise.all([server?.dispose(), fixture?.close()]);
 });
 
+describe('help', () => {
+  it("a group's help lists its commands, asked either way; the top level lists every group", async () => {
+    for (const args of [['help', 'messages'], ['messages', '--help'], ['msg']]) {
+      const r = await runCli(args);
+      expect(r.stdout + r.stderr, args.join(' ')).toMatch(/list\|ls \[options\] <chatflowId>[\s\S]*delete\|rm \[options\] <chatflowId>[\s\S]*tail \[options\] <chatflowId>/);
+    }
+    const top = await runCli(['--help']);
+    expect(top.exitCode).toBe(0);
+    for (const group of ['variables|variable', 'feedback', 'assistants|assistant', 'messages|message', 'upsert-history|uh', 'config']) expect(top.stdout).toContain(`  ${group} `);
+    expect(top.stdout).toContain('stats [options] <chatflowId>');
+  });
+});
+
 describe('exit codes', () => {
   it('0: success', async () => {
     const r = await cli(['variables', 'list', '-q']);

@@ -57,6 +57,3 @@ export interface CommandDef {
   bare?: () => Promise<BareHandler>;
   commands?: CommandDef[];
 }
-
-/** Identity, for type checking a definition where it is written. */
-export const defineCommand = (def: CommandDef): CommandDef => def;

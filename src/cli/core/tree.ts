@@ -41,13 +41,37 @@ function argument(def: ArgDef): Argument {
   return a;
 }
 
-function add(parent: Command, def: CommandDef, done: (code: number) => void): void {
+/** Groups whose subcommands are not built yet, and what builds them. */
+const unbuilt = new WeakMap<Command, () => void>();
+
+/** Builds a group's subcommands if they are not built yet. */
+function expand(cmd: Command): void {
+  const build = unbuilt.get(cmd);
+  unbuilt.delete(cmd);
+  build?.();
+}
+
+/** Builds every group's subcommands (completion walks the whole tree). */
+export function expandAll(cmd: Command): void {
+  expand(cmd);
+  cmd.commands.forEach(expandAll);
+}
+
+function add(parent: Command, def: CommandDef, done: (code: number) => void, lazy: boolean): void {
   const cmd = parent.command(def.name, { hidden: def.hidden === true }).description(def.summary);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const a of def.args ?? []) cmd.addArgument(argument(a));
   for (const f of def.flags ?? []) cmd.addOption(option(f));
   if (def.examples || def.notes) cmd.addHelpText('after', (def.examples ? examples(def.examples) : '') + (def.notes ?? ''));
-  for (const sub of def.commands ?? []) add(cmd, sub, done);
+  const subs = def.commands ?? [];
+  if (subs.length > 0) {
+    const build = () => subs.forEach((sub) => add(cmd, sub, done, lazy));
+    if (lazy) {
+      unbuilt.set(cmd, build);
+      // `chatflow help <group>` shows the group's help without entering it.
+      cmd.on('beforeHelp', () => expand(cmd));
+    } else build();
+  }
   if (def.bare) {
     const bare = def.bare;
     cmd.helpOption(false).allowUnknownOption().allowExcessArguments();
@@ -63,8 +87,15 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void): vo
   }
 }
 
-/** Adds the commands to `program`; `done` receives the exit code of the command that ran. */
-export function addCommands(program: Command, defs: CommandDef[], done: (code: number) => void = () => undefined): Command {
-  for (const def of defs) add(program, def, done);
+/**
+ * Adds the commands to `program`; `done` receives the exit code of the command that ran. `lazy`:
+ * a group's subcommands are built only when commander is about to enter the group, so a run pays
+ * for its own group's definitions, not for all forty commands (a group's line in the top-level
+ * help needs none of them).
+ */
+export function addCommands(program: Command, defs: CommandDef[], opts: { done?: (code: number) => void; lazy?: boolean } = {}): Command {
+  const done = opts.done ?? (() => undefined);
+  for (const def of defs) add(program, def, done, opts.lazy === true);
+  if (opts.lazy) program.hook('preSubcommand', (_root, sub) => expand(sub));
   return program;
 }

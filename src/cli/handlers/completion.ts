@@ -6,13 +6,10 @@ import { complete, formatCandidates } from '../completion/complete.js';
 import { spawnRefresher } from '../completion/refresher.js';
 import type { Context } from '../core/context.js';
 
-/** The script for a shell, from completions/ at the package root. */
+/** The script for a shell, from completions/ at the package root (this runs in dist/bundle/main.js). */
 function completionScript(shell: Shell): Promise<string> {
-  return readFile(new URL(`${PACKAGE_ROOT}completions/chatflow.${shell}`, import.meta.url), 'utf8');
+  return readFile(new URL(`../../completions/chatflow.${shell}`, import.meta.url), 'utf8');
 }
-
-/** From this module to the package root: dist/cli/handlers (tsc) or dist/cli (the bundle). */
-const PACKAGE_ROOT = import.meta.url.includes('/handlers/') ? '../../../' : '../../';
 
 export async function script(ctx: Context, shell: Shell): Promise<void> {
   ctx.out.write(await completionScript(shell));
