@@ -1,20 +1,19 @@
-// The embedded service: with no server configured, the CLI starts the service's app factory on
-// a free loopback port over the local SQLite database and talks HTTP to it like to any server.
-// Bulk commands (export, import) run it in a worker thread (embedded-worker.ts), so that the
-// service's work (the database, validation, writing lists) and the CLI's (reading, parsing,
-// writing files) run side by side on two cores; other commands keep it in their own thread,
-// which starts faster.
-import type { BatchLimits } from '../client/index.js';
+// The embedded service: with no server configured, the CLI runs the service's app over the local
+// SQLite database, and the client talks to it as to any server. A command answers in its own
+// process (server/in-process.ts): no socket, no port, no second thread to start. Bulk commands
+// (export, import) run it in a worker thread instead (embedded-worker.ts) on a loopback port, so
+// that the service's work (the database, validation, writing lists) and the CLI's (reading,
+// parsing, writing files) run side by side on two cores.
+import type { BatchLimits, RequestFn } from '../client/index.js';
 import { MAX_INGEST_ITEMS } from '../schema/limits.js';
 
-export interface EmbeddedService {
-  url: string;
-  apiKey: string;
+/** Where the client sends: a loopback URL and its key (a thread), or a function (this process). */
+export type EmbeddedService = ({ url: string; apiKey: string } | { request: RequestFn }) & {
   dbPath: string;
   /** What one ingest request may carry: more than to another server (see BULK_BODY_LIMIT). */
   batch: BatchLimits;
   close(): Promise<void>;
-}
+};
 
 /**
  * The embedded service takes larger bodies than a server's default of 1 MiB: it is ours and
@@ -34,16 +33,22 @@ export interface EmbeddedOptions {
 export type WorkerReply = { url: string } | { error: { message: string; exitCode?: number } };
 
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedService> {
-  // node:crypto is imported here, not at the top: the bundle would load it on every start.
-  const [{ defaultDbPath }, { randomBytes }] = await Promise.all([import('../server/default-db.js'), import('node:crypto')]);
+  const { defaultDbPath } = await import('../server/default-db.js');
   const dbPath = defaultDbPath();
-  // A one-off key: other local users cannot reach this short-lived port without it.
-  const apiKey = randomBytes(24).toString('base64url');
-  if (options.thread) return { ...(await startWorker(dbPath, apiKey)), apiKey, dbPath, batch: BULK_BATCH };
-  const [{ startServer }, { openStore }] = await Promise.all([import('../server/app.js'), import('../server/open-store.js')]);
+  if (options.thread) {
+    // A one-off key: other local users cannot reach this short-lived port without it. (node:crypto
+    // is imported here, not at the top: the bundle would load it on every start.)
+    const { randomBytes } = await import('node:crypto');
+    const apiKey = randomBytes(24).toString('base64url');
+    return { ...(await startWorker(dbPath, apiKey)), apiKey, dbPath, batch: BULK_BATCH };
+  }
+  const [{ openInProcess }, { openStore }] = await Promise.all([import('../server/in-process.js'), import('../server/open-store.js')]);
   const store = await openStore({ dbPath });
-  const server = await startServer({ store, host: '127.0.0.1', port: 0, apiKeys: [apiKey], bodyLimit: BULK_BODY_LIMIT });
-  return { url: server.url, apiKey, dbPath, batch: BULK_BATCH, close: () => server.close() };
+  const service = await openInProcess({ store, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  return { request: service.request, dbPath, batch: BULK_BATCH, close: service.close };
 }
 
 async function startWorker(dbPath: string, apiKey: string): Promise<{ url: string; close(): Promise<void> }> {

@@ -1,7 +1,8 @@
 // The one request core of the client, over undici's request(). Resource modules only describe
 // paths, queries and normalisation; sending, retrying, error mapping, list parsing and streaming
 // all happen here. undici itself is imported on the first request, so loading the client (and
-// thus `chatflow --help`) costs nothing.
+// thus `chatflow --help`) costs nothing; a client given a `request` function (a service in the
+// same process) never loads it.
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
 import { ListParseError, listItems, parseJsonBatches, type ListEntry } from './jsonStream.js';
@@ -26,6 +27,11 @@ export interface CoreOptions {
   onDebug?: (line: string) => void;
   /** Use this dispatcher instead of the client's own agent (tests, custom TLS...). */
   dispatcher?: Dispatcher;
+  /**
+   * Sends each request in place of undici's request(): a service in this process answers without
+   * a socket (the CLI's embedded default). Retries, errors and list parsing stay the core's.
+   */
+  request?: RequestFn;
   /**
    * The most one ingest request carries; `ingest` splits a longer list. Default 900,000 bytes
    * (JSON) and 5,000 records: under a service's default body limit of 1 MiB. Raise it for a
@@ -71,6 +77,34 @@ export interface ListResult<T> {
 }
 
 export type Normalise<T> = (item: unknown) => T;
+
+/** What the core passes to undici's request() (or to a `request` given in its place). */
+export interface RequestOptions {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  headersTimeout: number;
+  bodyTimeout: number;
+  /** The whole answer's deadline. */
+  signal?: AbortSignal;
+}
+
+/** What the core reads of an answer: undici's ResponseData, or an in-process service's like it. */
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AnswerBody;
+}
+
+export interface AnswerBody extends AsyncIterable<Uint8Array> {
+  readonly destroyed: boolean;
+  text(): Promise<string>;
+  /** Reads and drops the rest. */
+  dump(): Promise<void>;
+  destroy(error?: Error): unknown;
+}
+
+export type RequestFn = (url: string, options: RequestOptions) => Promise<Answer>;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -157,10 +191,12 @@ export class HttpCore {
   private readonly retryDelayMs: number;
   private readonly onDebug: ((line: string) => void) | undefined;
   private readonly givenDispatcher: Dispatcher | undefined;
+  private readonly givenRequest: RequestFn | undefined;
   readonly batch: Readonly<BatchLimits>;
   /** Whether a request that changes data (not GET or HEAD) has been answered 2xx. */
   changedData = false;
-  private ownDispatcher: Promise<Dispatcher> | undefined;
+  private viaUndici: Promise<RequestFn> | undefined;
+  private ownDispatcher: Dispatcher | undefined;
 
   constructor(opts: CoreOptions) {
     const { root, api } = resolveBaseUrl(opts.baseUrl);
@@ -172,6 +208,7 @@ export class HttpCore {
     this.retryDelayMs = opts.retryDelayMs ?? 200;
     this.onDebug = opts.onDebug;
     this.givenDispatcher = opts.dispatcher;
+    this.givenRequest = opts.request;
     this.batch = opts.batch ?? DEFAULT_BATCH;
   }
 
@@ -185,7 +222,7 @@ export class HttpCore {
     const signal = this.deadline();
     const res = await this.send(verb, rel, { query, body, signal });
     const text = await this.readText(res, verb, rel, signal);
-    const headers = res.headers as RawResponse['headers'];
+    const headers = res.headers;
     let parsed: unknown = text === '' ? undefined : text;
     if (text !== '' && header(headers, 'content-type').includes('json')) {
       try {
@@ -222,7 +259,7 @@ export class HttpCore {
       throw this.invalid('GET', apiPath, 'is not a list');
     }
     const result: ListResult<T> = { items: normalise ? items.map(normalise) : (items as T[]) };
-    const headerTotal = header(res.headers as RawResponse['headers'], 'x-total-count');
+    const headerTotal = header(res.headers, 'x-total-count');
     const bodyTotal = (body as { total?: unknown }).total;
     if (headerTotal !== '' && Number.isFinite(Number(headerTotal))) result.total = Number(headerTotal);
     else if (typeof bodyTotal === 'number') result.total = bodyTotal;
@@ -331,20 +368,30 @@ export class HttpCore {
   }
 
   async close(): Promise<void> {
+    const pending = this.viaUndici;
+    this.viaUndici = undefined;
+    if (!pending) return;
+    await pending.catch(() => undefined);
     const own = this.ownDispatcher;
     this.ownDispatcher = undefined;
-    if (own) await (await own).close();
+    await own?.close();
   }
 
   // ------------------------------------------------------------------ internals
 
-  private dispatcher(undici: Undici): Promise<Dispatcher> {
-    if (this.givenDispatcher) return Promise.resolve(this.givenDispatcher);
-    return (this.ownDispatcher ??= Promise.resolve().then(() => {
-      const env = process.env;
-      const opts = { connect: { timeout: this.timeoutMs } };
-      const proxied = env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy;
-      return proxied ? new undici.EnvHttpProxyAgent(opts) : new undici.Agent(opts);
+  /** The given `request`, else undici's over the given dispatcher or an agent of our own. */
+  private sender(): Promise<RequestFn> {
+    if (this.givenRequest) return Promise.resolve(this.givenRequest);
+    return (this.viaUndici ??= loadUndici().then((undici) => {
+      let dispatcher = this.givenDispatcher;
+      if (!dispatcher) {
+        const env = process.env;
+        const opts = { connect: { timeout: this.timeoutMs } };
+        const proxied = env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy;
+        dispatcher = this.ownDispatcher = proxied ? new undici.EnvHttpProxyAgent(opts) : new undici.Agent(opts);
+      }
+      const via = dispatcher;
+      return (url, options) => undici.request(url, { ...options, method: options.method as Dispatcher.HttpMethod, dispatcher: via });
     }));
   }
 
@@ -364,9 +411,8 @@ export class HttpCore {
   }
 
   /** Sends with retries; the caller must consume the body of the response it gets. */
-  private async send(method: string, apiPath: string, input: RequestInput): Promise<Dispatcher.ResponseData> {
-    const undici = await loadUndici();
-    const dispatcher = await this.dispatcher(undici);
+  private async send(method: string, apiPath: string, input: RequestInput): Promise<Answer> {
+    const request = await this.sender();
     const url = `${this.apiUrl}${apiPath}${buildQuery(input.query)}`;
     const shown = displayUrl(url);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -382,13 +428,12 @@ export class HttpCore {
       const canRetry = retryable && attempt < this.retries;
       const delay = this.retryDelayMs * 2 ** attempt;
       const retryNote = `(retry ${attempt + 1}/${this.retries} in ${delay}ms)`;
-      let res: Dispatcher.ResponseData;
+      let res: Answer;
       try {
-        res = await undici.request(url, {
-          method: method as Dispatcher.HttpMethod,
+        res = await request(url, {
+          method,
           headers,
           body,
-          dispatcher,
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
           ...(input.signal ? { signal: input.signal } : {}),
@@ -429,7 +474,7 @@ export class HttpCore {
     return AbortSignal.timeout(this.timeoutMs);
   }
 
-  private async readText(res: Dispatcher.ResponseData, method: string, apiPath: string, signal?: AbortSignal): Promise<string> {
+  private async readText(res: Answer, method: string, apiPath: string, signal?: AbortSignal): Promise<string> {
     try {
       return await res.body.text();
     } catch (err) {
@@ -439,23 +484,23 @@ export class HttpCore {
   }
 
   /** Throws (having consumed the body) unless the answer is a 2xx that is not an HTML page. */
-  private async check(res: Dispatcher.ResponseData, method: string, apiPath: string): Promise<void> {
+  private async check(res: Answer, method: string, apiPath: string): Promise<void> {
     if (res.statusCode < 200 || res.statusCode >= 300) throw await this.errorFrom(res, method, apiPath);
     // A real Flowise answers a route it lacks with its UI page, status 200.
-    if (header(res.headers as RawResponse['headers'], 'content-type').includes('text/html')) {
+    if (header(res.headers, 'content-type').includes('text/html')) {
       await res.body.dump().catch(() => undefined);
       throw new ChatflowError('unsupported', `this server does not support ${method} ${apiPath}`, { method, path: apiPath });
     }
   }
 
-  private async errorFrom(res: Dispatcher.ResponseData, method: string, apiPath: string): Promise<ChatflowError> {
+  private async errorFrom(res: Answer, method: string, apiPath: string): Promise<ChatflowError> {
     let text = '';
     try {
       text = await res.body.text();
     } catch {
       // the status says enough
     }
-    const contentType = header(res.headers as RawResponse['headers'], 'content-type');
+    const contentType = header(res.headers, 'content-type');
     if (res.statusCode >= 300 && res.statusCode < 400) {
       return new ChatflowError('http', `unexpected redirect (HTTP ${res.statusCode}) on ${method} ${apiPath}`, {
         status: res.statusCode,

@@ -72,7 +72,20 @@ export function createClient(opts: ClientOptions) {
 export type ChatflowClient = ReturnType<typeof createClient>;
 
 export { ChatflowError, type ChatflowErrorKind } from './errors.js';
-export { DEFAULT_BATCH, HttpCore, buildQuery, type BatchLimits, type CoreOptions, type ListResult, type QueryInput, type RawResponse } from './core.js';
+export {
+  DEFAULT_BATCH,
+  HttpCore,
+  buildQuery,
+  type Answer,
+  type AnswerBody,
+  type BatchLimits,
+  type CoreOptions,
+  type ListResult,
+  type QueryInput,
+  type RawResponse,
+  type RequestFn,
+  type RequestOptions,
+} from './core.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery } from './messages.js';
 export type { ServerKind, ServerKindCache } from './dialect/index.js';

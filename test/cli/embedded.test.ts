@@ -21,6 +21,26 @@ describe('the embedded service', () => {
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id, name: 'LOCAL', value: 'yes' })]);
   });
 
+  it('commands run at once on a new database all succeed, and each sees what it wrote', async () => {
+    const home = createHome();
+    // The first command of a fresh install, several at once: each creates the schema or waits for
+    // the one that does, then writes; none may answer "database is locked".
+    const names = ['ONE', 'TWO', 'THREE'];
+    const set = await Promise.all(names.map((name, i) => runCli(['variables', 'set', name, String(i), '-o', 'json'], { home })));
+    for (const r of set) {
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/locked|busy/i);
+    }
+    // Reads beside a write on the existing database.
+    const [listed, again] = await Promise.all([
+      runCli(['variables', 'list', '-o', 'json'], { home }),
+      runCli(['variables', 'set', 'ONE', 'changed', '-o', 'json'], { home }),
+    ]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { name: string }[]).map((v) => v.name).sort()).toEqual(['ONE', 'THREE', 'TWO']);
+  });
+
   it('CHATFLOW_DB chooses the file; another home with the same file sees the data, the default file does not', async () => {
     const home = createHome();
     const dbPath = join(home.dir, 'elsewhere', 'custom.db');

@@ -107,6 +107,9 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** The server root the client names an in-process service by (in `--debug` lines and messages). */
+const EMBEDDED_ORIGIN = 'http://embedded';
+
 /** A client for `target`: the server at its URL, else the embedded service, started here. */
 export async function openSession(target: Target, opts: ClientOptions): Promise<Session> {
   const { createClient } = await import('../../client/index.js');
@@ -118,8 +121,9 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
   }
   const { startEmbedded } = await import('../embedded.js');
   const embedded = await startEmbedded({ thread: opts.bulk === true });
-  opts.trace?.(`embedded service on ${embedded.url} (database ${embedded.dbPath})`);
-  const client = createClient({ baseUrl: embedded.url, apiKey: embedded.apiKey, ...base, batch: embedded.batch, server: 'chatflow' });
+  const where = 'url' in embedded ? embedded.url : EMBEDDED_ORIGIN;
+  opts.trace?.(`embedded service ${'url' in embedded ? `on ${where}` : 'in this process'} (database ${embedded.dbPath})`);
+  const client = createClient({ baseUrl: where, ...('url' in embedded ? { apiKey: embedded.apiKey } : { request: embedded.request }), ...base, batch: embedded.batch, server: 'chatflow' });
   return {
     client,
     where: 'embedded',

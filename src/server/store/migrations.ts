@@ -135,6 +135,21 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
   };
 }
 
+/**
+ * Whether the database has run exactly this version's migrations: the common case of opening one,
+ * which then needs neither kysely's Migrator (a good part of a one-off command's start) nor a lock.
+ * A new database, an older or a newer one answers false: `migrate` then does (or refuses) the work.
+ */
+export async function isMigrated(db: Kysely<unknown>, dialect: Dialect): Promise<boolean> {
+  const names = Object.keys(migrationsFor(dialect));
+  try {
+    const { rows } = await sql<{ n: number; last: string | null }>`select count(*) as n, max(name) as last from kysely_migration`.execute(db);
+    return Number(rows[0]?.n) === names.length && rows[0]?.last === names.at(-1);
+  } catch {
+    return false; // no such table yet
+  }
+}
+
 /** Brings the database to the newest version; safe to call from several processes at once. */
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const migrations = migrationsFor(dialect);

@@ -1,11 +1,12 @@
 // The SQLite store: one file, WAL so readers never wait for the writer, a busy timeout so that
 // several processes can share the file.
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { KyselyStore } from './kysely-store.js';
-import { migrate } from './migrations.js';
+import { isMigrated, migrate } from './migrations.js';
 import type { Database } from './tables.js';
 
 export interface SqliteOptions {
@@ -55,11 +56,24 @@ function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
+/**
+ * The addon by its path, when it is where an install puts it: better-sqlite3's own search (the
+ * `bindings` package) walks the file system and takes longer than opening the database.
+ */
+function nativeBinding(): { nativeBinding?: string } {
+  try {
+    return { nativeBinding: createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node') };
+  } catch {
+    return {};
+  }
+}
+
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
   // (Checked first: a recursive mkdir under some virtual file systems, e.g. /proc, never returns.)
   if (path !== ':memory:' && !existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new BetterSqlite3(path);
+  const addon = nativeBinding();
+  const sqlite = new BetterSqlite3(path, addon);
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // A new file gets 16 KiB pages (SQLite ignores this for an existing one): a million messages
@@ -76,14 +90,17 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(sqlite) }) });
   try {
     // kysely takes no lock for SQLite migrations: processes starting together on a new file
-    // would each create the tables. Under the write lock they run one after the other.
-    await sql`begin immediate`.execute(db);
-    try {
-      await migrate(db as Kysely<unknown>, 'sqlite');
-      await sql`commit`.execute(db);
-    } catch (err) {
-      await sql`rollback`.execute(db).catch(() => undefined);
-      throw err;
+    // would each create the tables. Under the write lock they run one after the other. (A
+    // database already current is only read: a WAL reader waits for no writer.)
+    if (!(await isMigrated(db as Kysely<unknown>, 'sqlite'))) {
+      await sql`begin immediate`.execute(db);
+      try {
+        await migrate(db as Kysely<unknown>, 'sqlite');
+        await sql`commit`.execute(db);
+      } catch (err) {
+        await sql`rollback`.execute(db).catch(() => undefined);
+        throw err;
+      }
     }
   } catch (err) {
     await db.destroy();
@@ -92,7 +109,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // Listings read on a connection of their own (see Engine): in WAL mode it reads the last
   // committed state while the writer's connection is inside a transaction.
   if (path === ':memory:' || path === '') return new KyselyStore(db, 'sqlite');
-  const reading = new BetterSqlite3(path, { readonly: true });
+  const reading = new BetterSqlite3(path, { readonly: true, ...addon });
   reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
   return new KyselyStore(db, 'sqlite', reader);
