@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { alternate } from './lib/alternating.js';
 
 const run = promisify(execFile);
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' } } });
@@ -42,24 +43,7 @@ const cases = [
   { name: 'chatflow variables list -o json (server)', args: [BIN, 'variables', 'list', '-o', 'json'], target: 1.8 },
   { name: "chatflow __complete variables delete '' (warm)", args: complete, target: 1.5 },
 ];
-const times = cases.map(() => []);
-for (let r = 0; r < RUNS; r++) {
-  for (const [i, c] of cases.entries()) {
-    const started = performance.now();
-    await run(process.execPath, c.args, { env });
-    times[i].push(performance.now() - started);
-  }
-}
+await alternate('CLI start-up', cases, { runs: RUNS, env });
 await server.close();
 rmSync(dir, { recursive: true, force: true });
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const floor = median(times[0]);
-console.log(`\nCLI start-up: median of ${RUNS} alternating runs (wall clock), Node ${process.version}\n`);
-console.log(`${'command'.padEnd(48)} ${'ms'.padStart(6)} ${'× floor'.padStart(8)} ${'target'.padStart(7)}`);
-for (const [i, c] of cases.entries()) {
-  const m = median(times[i]);
-  const ratio = m / floor;
-  const verdict = c.target === undefined ? '' : ratio <= c.target ? ' ok' : ' over';
-  console.log(`${c.name.padEnd(48)} ${m.toFixed(0).padStart(6)} ${ratio.toFixed(2).padStart(7)}× ${(c.target ? `≤${c.target}×` : '').padStart(7)}${verdict}`);
-}

@@ -8,9 +8,10 @@
 //   service and `serve`), vendor/undici.js (the first request), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
 //   its path. Tests see from the files loaded that a command did not load them.
-// - The service's libraries (fastify, kysely, the database drivers, ajv, typebox) and conf stay in
-//   node_modules: native code and files they find by path do not survive bundling, and only the
-//   service and `config set` load them.
+// - server.js holds the service's libraries too (fastify, kysely, ajv, typebox): the embedded
+//   default loads them on every command, and one file of them starts several times faster than
+//   their hundreds of modules. The database drivers (native code, found by path) and conf stay
+//   in node_modules.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -43,6 +44,7 @@ const LAZY = {
   'vendor/inquirer-prompts': 'export { confirm, input, password, select } from "@inquirer/prompts";',
   server: [
     'export { startServer } from "./src/server/app.ts";',
+    'export { openInProcess } from "./src/server/in-process.ts";',
     'export { openStore } from "./src/server/open-store.ts";',
   ].join('\n'),
 };
@@ -54,9 +56,11 @@ const REDIRECT = [
   [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts'],
   // (default-db.ts, a path and no library, stays in main.js: the bulk commands' main thread needs
   // it while their worker loads the service.)
-  [/\/server\/(app|open-store)\.js$/, 'server'],
+  [/\/server\/(app|in-process|open-store)\.js$/, 'server'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
+/** In server.js only (the service's own libraries). */
+const SERVICE = new Set(['fastify', 'kysely', 'ajv', '@sinclair/typebox']);
 const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
 /** `redirect`: send our code's imports of the lazy parts to their files. */
@@ -96,7 +100,12 @@ const common = {
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 const results = await Promise.all([
   build({ ...common, entryPoints: { main: 'src/cli/main.ts', 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
-  build({ ...common, entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])), plugins: [plugin(false)] }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])),
+    external: external.filter((d) => !SERVICE.has(d)),
+    plugins: [plugin(false)],
+  }),
 ]);
 if (process.env.CHATFLOW_BUNDLE_META) {
   writeFileSync(process.env.CHATFLOW_BUNDLE_META, JSON.stringify({ outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) }));

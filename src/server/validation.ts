@@ -16,8 +16,9 @@ function makeAjv(coerce: boolean) {
     useDefaults: false,
     coerceTypes: coerce ? 'array' : false,
     // The schemas are ours (src/schema, checked by the OpenAPI tests), not a caller's: checking
-    // each against JSON Schema's meta-schema first would compile that, a fifth of the embedded
-    // service's first request.
+    // each against JSON Schema's meta-schema would load and compile that, a fifth of a one-off
+    // command on the embedded service.
+    meta: false,
     validateSchema: false,
   });
   ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
@@ -27,8 +28,9 @@ function makeAjv(coerce: boolean) {
   return ajv;
 }
 
-const bodyAjv = makeAjv(false);
-const textAjv = makeAjv(true);
+// Made on first use: a command's one request needs one of them, often neither for its body.
+let bodyAjv: ReturnType<typeof makeAjv> | undefined;
+let textAjv: ReturnType<typeof makeAjv> | undefined;
 
 /**
  * fastify's validator compiler: bodies strictly typed, query strings and params coerced. Each
@@ -36,10 +38,9 @@ const textAjv = makeAjv(true);
  * embedded service's start-up, which every command without a server pays.
  */
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }) {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   let compiled: ValidateFunction | undefined;
   const validate = (data: unknown): boolean => {
-    compiled ??= ajv.compile(schema);
+    compiled ??= (httpPart === 'body' ? (bodyAjv ??= makeAjv(false)) : (textAjv ??= makeAjv(true))).compile(schema);
     const valid = compiled(data) as boolean;
     validate.errors = compiled.errors;
     return valid;

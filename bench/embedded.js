@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Small commands on the embedded default (no server configured: the CLI answers from the local
+// SQLite database in its own process) against the floor, `node -e 0`, in the same run, with the
+// median-of-alternating-runs of bench/startup.js. Target: 2.5× the floor for each.
+//
+//   npm run build && node bench/embedded.js [--runs 21]
+//
+// Cases, after `chatflow demo`: variables list -o json; messages list demo-support-bot -o json
+// (80 messages); variables set NAME VALUE; and the first command after a fresh install: a home
+// of its own each run, no database yet (it creates the file and the schema).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { alternate } from './lib/alternating.js';
+
+const run = promisify(execFile);
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' } } });
+const RUNS = Number(values.runs);
+const BIN = new URL('../bin/chatflow.js', import.meta.url).pathname;
+
+const dir = mkdtempSync(join(tmpdir(), 'chatflow-bench-'));
+const homeEnv = (home) => ({ HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), XDG_DATA_HOME: join(home, 'data') });
+const env = { PATH: process.env.PATH, ...homeEnv(join(dir, 'demo')) };
+await run(process.execPath, [BIN, 'demo'], { env });
+
+let fresh = 0;
+const target = 2.5;
+const cases = [
+  { name: 'node -e 0 (floor)', args: ['-e', '0'] },
+  { name: 'chatflow variables list -o json', args: [BIN, 'variables', 'list', '-o', 'json'], target },
+  { name: 'chatflow messages list demo-support-bot -o json', args: [BIN, 'messages', 'list', 'demo-support-bot', '-o', 'json'], target },
+  { name: 'chatflow variables set BENCH_VALUE 42', args: [BIN, 'variables', 'set', 'BENCH_VALUE', '42'], target },
+  {
+    name: 'chatflow variables list -o json (fresh install)',
+    args: [BIN, 'variables', 'list', '-o', 'json'],
+    target,
+    env: () => homeEnv(join(dir, `fresh-${fresh++}`)),
+  },
+];
+try {
+  await alternate('Embedded default', cases, { runs: RUNS, env });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
