@@ -50,8 +50,22 @@ export function zoneNote(zone: Zone): string {
 
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
-const AGO = /^-?(\d+)(s|m|h|d|w)$/;
+const AGO = /^-?\d+[smhdw]$/;
+const DURATION = /^(\d+)(s|m|h|d|w)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** `90d`, `12h`: milliseconds, or NaN when the text is not a length of time. */
+function durationMs(text: string): number {
+  const m = DURATION.exec(text.trim().toLowerCase());
+  return m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : Number.NaN;
+}
+
+/** `90d`, `12h`, `2w`: a length of time in milliseconds (s, m = minutes, h, d = 24 hours, w = 7 days). */
+export function parseDuration(text: string, flag: string): number {
+  const ms = durationMs(text);
+  if (!(ms > 0)) throw new UsageError(`invalid ${flag} "${text}": give a length of time, e.g. 90d, 12h or 2w`);
+  return ms;
+}
 
 /** Milliseconds of a wall-clock time in the zone; NaN when a field is out of range. */
 function wallClock(zone: Zone, y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number {
@@ -95,10 +109,10 @@ export function parseWhen(text: string, bound: 'start' | 'end', flag: string, zo
     const [yy, ymo, yd] = t === 'today' ? [y, mo, d] : ymd(zone, day(zone, y, mo, d, 'start') - 1);
     ms = day(zone, yy, ymo, yd, bound);
   } else {
-    const ago = AGO.exec(t);
+    const ago = AGO.test(t);
     const plain = PLAIN_DATE.exec(t);
     const dt = DATE_TIME.exec(text.trim());
-    if (ago) ms = now - Number(ago[1]) * UNIT_MS[ago[2] as keyof typeof UNIT_MS];
+    if (ago) ms = now - durationMs(t.replace(/^-/, ''));
     else if (plain) ms = day(zone, Number(plain[1]), Number(plain[2]), Number(plain[3]), bound);
     else if (dt && dt[8]) {
       ms = Date.parse(`${text.trim().slice(0, 10)}T${text.trim().slice(11)}`.replace(/z$/, 'Z'));

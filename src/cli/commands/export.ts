@@ -1,6 +1,6 @@
 // `chatflow export` (definition).
 import type { CommandDef } from '../core/command.js';
-import { CONNECTION, GENERAL } from '../core/flags.js';
+import { CONNECTION, GENERAL, PROGRESS } from '../core/flags.js';
 import { CHATFLOW, OUTPUT_FILE } from '../core/values.js';
 
 export const exportCommand: CommandDef = {
@@ -10,8 +10,7 @@ export const exportCommand: CommandDef = {
     { flags: '--chatflow <id>', help: 'only this chatflow (repeatable; default: every chatflow the server lists)', values: CHATFLOW, repeatable: true },
     { flags: '--resources <list>', help: 'comma-separated: variables,assistants,messages,feedback,upsert-history (default: all)' },
     { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: OUTPUT_FILE },
-    { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
-    { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
+    ...PROGRESS,
     ...CONNECTION,
     ...GENERAL,
   ],

@@ -1,6 +1,6 @@
 // `chatflow import` (definition).
 import type { CommandDef } from '../core/command.js';
-import { DATA } from '../core/flags.js';
+import { DATA, PROGRESS } from '../core/flags.js';
 import { INPUT_FILE } from '../core/values.js';
 
 export const importCommand: CommandDef = {
@@ -12,8 +12,7 @@ export const importCommand: CommandDef = {
     { flags: '--dry-run', help: 'read and check every line, and count what would be imported; send nothing' },
     { flags: '--continue-on-error', help: 'skip bad lines (and records the server refuses), report them, and go on' },
     { flags: '--resources <list>', help: 'only these: variables,assistants,messages,feedback,upsert-history (default: all)' },
-    { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
-    { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
+    ...PROGRESS,
   ],
   examples: [
     'chatflow import backup.jsonl',

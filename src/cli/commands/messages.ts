@@ -1,7 +1,8 @@
 // `chatflow messages` (definitions): list, delete, tail.
 import type { CommandDef } from '../core/command.js';
-import { DATA, PAGE, mutation } from '../core/flags.js';
+import { DATA, PAGE, PROGRESS, mutation } from '../core/flags.js';
 import { CHATFLOW } from '../core/values.js';
+import { SCOPE_FLAGS } from '../chatflow-scope.js';
 import { MESSAGE_FILTER_FLAGS, ORDER_FLAG } from '../filters.js';
 
 const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW };
@@ -37,6 +38,26 @@ export const messages: CommandDef = {
         'chatflow messages delete <chatflowId> --dry-run',
       ],
       handler: () => import('../handlers/messages.js').then((m) => m.remove),
+    },
+    {
+      name: 'prune',
+      summary: 'delete the messages older than a cut-off, and their feedback, chatflow by chatflow (for a nightly cron)',
+      flags: [
+        { flags: '--older-than <when>', help: 'a length of time (90d, 12h, 2w) or a date: messages created before then go', required: true },
+        ...SCOPE_FLAGS,
+        ...PROGRESS,
+        ...DATA,
+        ...mutation({ destructive: true }),
+      ],
+      examples: [
+        'chatflow messages prune --older-than 90d --all-chatflows --dry-run     # how many, per chatflow',
+        'chatflow messages prune --older-than 90d --chatflow support-bot        # asks, showing the counts',
+        'chatflow messages prune --older-than 90d --all-chatflows --yes          # from cron',
+      ],
+      notes:
+        'A message created exactly at the cut-off is kept. Each chatflow is one exact delete (on Flowise as on our service);\n' +
+        'run it again and it finds nothing more to delete.',
+      handler: () => import('../handlers/prune.js').then((m) => m.prune),
     },
     {
       name: 'tail',

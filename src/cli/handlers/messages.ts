@@ -29,7 +29,8 @@ const REFUSALS: Record<string, (chatflowId: string) => string> = {
   DELETE_MEMORY_TYPE_ALONE: () => "--memory-type without --chat-id is ignored by this server's delete (Flowise), which would delete more: add --chat-id",
 };
 
-async function planDelete(client: ChatflowClient, chatflowId: string, query: MessageDeleteQuery): Promise<MessageDeletePlan> {
+/** The client's plan of a delete, its refusals in the flags' words. */
+export async function planDelete(client: ChatflowClient, chatflowId: string, query: MessageDeleteQuery): Promise<MessageDeletePlan> {
   try {
     return await client.messages.planDelete(chatflowId, query);
   } catch (err) {

@@ -1,0 +1,95 @@
+// Retention and privacy from the command line: `messages prune` against our service (SQLite) and
+// against the Flowise fixture, through the client's exact deletes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliOptions } from '../helpers/cli.js';
+import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { call } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const CUTOFF = '2026-02-01T00:00:00.000Z';
+const at = (ms: number) => new Date(Date.parse(CUTOFF) + ms).toISOString();
+
+/** Per chatflow: a message a millisecond before the cut-off (goes), one exactly at it (stays), a later one. */
+const messagesOf = (flow: string) => [
+  { id: `${flow}-old`, role: 'userMessage', content: 'old', chatId: `${flow}-c1`, createdDate: at(-1) },
+  { id: `${flow}-older`, role: 'apiMessage', content: 'older', chatId: `${flow}-c1`, createdDate: at(-86_400_000) },
+  { id: `${flow}-at`, role: 'userMessage', content: 'at the cut-off', chatId: `${flow}-c2`, createdDate: at(0) },
+  { id: `${flow}-new`, role: 'apiMessage', content: 'new', chatId: `${flow}-c2`, createdDate: at(86_400_000) },
+];
+
+describe('messages prune against our service', () => {
+  let server: TestServer;
+  const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { url: server.url, ...opts });
+  const ids = async (flow: string) => (await call<{ id: string }[]>('GET', `${server.api}/chatmessage/${flow}`)).body.map((m) => m.id).sort();
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    for (const flow of ['fa', 'fb', 'fc']) expect((await call('POST', `${server.api}/chatmessage/${flow}`, messagesOf(flow))).status).toBeLessThan(300);
+    expect((await call('POST', `${server.api}/feedback`, { messageId: 'fa-older', rating: 'THUMBS_UP' })).status).toBeLessThan(300);
+  });
+  afterAll(() => server?.dispose());
+
+  it('--dry-run counts per chatflow and deletes nothing; without --yes and no terminal it refuses', async () => {
+    const dry = await cli(['messages', 'prune', '--older-than', CUTOFF, '--all-chatflows', '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual(['fa', 'fb', 'fc'].map((f) => ({ chatflowId: f, name: expect.any(String), messages: 2 })));
+    expect(dry.stderr).toContain(`6 messages created before ${CUTOFF} would be deleted from 3 chatflows`);
+    const refused = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fa']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/refused without confirmation; pass --yes/);
+    expect(await ids('fa')).toHaveLength(4);
+  });
+
+  it('deletes what is older than the cut-off in the chatflows named, with feedback; keeps the message at the cut-off; idempotent', async () => {
+    const r = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fa', '--chatflow', 'fb', '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { chatflowId: 'fa', name: expect.any(String), messages: 2 },
+      { chatflowId: 'fb', name: expect.any(String), messages: 2 },
+    ]);
+    expect(r.stderr).toContain(`deleted 4 messages created before ${CUTOFF} (and their feedback) from 2 chatflows`);
+    expect(await ids('fa')).toEqual(['fa-at', 'fa-new']);
+    expect(await ids('fc')).toHaveLength(4); // outside the scope
+    expect((await call<unknown[]>('GET', `${server.api}/feedback/fa`)).body).toEqual([]);
+    const again = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fa', '--chatflow', 'fb', '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('nothing was deleted');
+  });
+
+  it('a scope is required, and --older-than is read as a length of time or a date', async () => {
+    const [none, bad] = await Promise.all([
+      cli(['messages', 'prune', '--older-than', '90d']),
+      cli(['messages', 'prune', '--older-than', 'ninety', '--all-chatflows']),
+    ]);
+    expect([none.exitCode, none.stderr.trim()]).toEqual([2, 'chatflow: say which chatflows: --chatflow ID|NAME (repeatable) or --all-chatflows']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/invalid --older-than "ninety"/);
+  });
+});
+
+describe('messages prune against Flowise', () => {
+  let fx: FlowiseFixture;
+  const cli = (args: string[]) => runCli(args, { url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } });
+  const ids = async (flow: string) => {
+    const r = await cli(['messages', 'list', flow, '-o', 'json']);
+    return (JSON.parse(r.stdout) as { id: string }[]).map((m) => m.id).sort();
+  };
+
+  beforeAll(async () => {
+    fx = await startFlowiseFixture();
+    for (const flow of ['fx-a', 'fx-b']) fx.seed(flow, { messages: messagesOf(flow).map((m) => ({ ...m, ms: true })) });
+  });
+  afterAll(() => fx?.close());
+
+  it('one exact delete per chatflow, by name; the message at the cut-off stays; idempotent', async () => {
+    const r = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fx-a', '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ chatflowId: 'fx-a', name: 'fx-a', messages: 2 }]);
+    expect(await ids('fx-a')).toEqual(['fx-a-at', 'fx-a-new']);
+    expect(await ids('fx-b')).toHaveLength(4);
+    const deletes = fx.requests.filter((q) => q.method === 'DELETE');
+    expect(deletes).toHaveLength(1);
+    const again = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fx-a', '--yes']);
+    expect([again.exitCode, fx.requests.filter((q) => q.method === 'DELETE').length]).toEqual([0, 1]);
+  });
+});
