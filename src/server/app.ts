@@ -8,6 +8,7 @@ import { keyChecker } from './auth.js';
 import { ServiceError } from './errors.js';
 import { sendListing } from './listing.js';
 import { API_PREFIX, openApiDocument } from './openapi.js';
+import { startRetention, type Retention, type RetentionPolicy } from './retention.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
 import { Conflict, NotFound, StoreError } from './store/errors.js';
@@ -29,6 +30,13 @@ export interface AppOptions {
    * is closed after `keepAliveMs` (72 s).
    */
   timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number };
+}
+
+export interface ServerOptions extends AppOptions {
+  host?: string;
+  port?: number;
+  /** Prunes old messages on a schedule while serving (./retention.ts). */
+  retention?: RetentionPolicy;
 }
 
 interface RouteConfig {
@@ -214,12 +222,14 @@ export interface RunningServer {
   /** The service root, e.g. http://127.0.0.1:3000 (the API is below /api/v1). */
   url: string;
   port: number;
+  /** Set with the `retention` option. */
+  retention?: Retention;
   /** Stops accepting, finishes in-flight requests, then closes the store. */
   close(): Promise<void>;
 }
 
 /** Builds the app and listens; port 0 picks a free port. */
-export async function startServer(options: AppOptions & { host?: string; port?: number }): Promise<RunningServer> {
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const app = await buildApp(options);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 3000 });
@@ -227,12 +237,15 @@ export async function startServer(options: AppOptions & { host?: string; port?: 
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 3000);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
+  const retention = options.retention && startRetention(options.store, options.retention);
   return {
     app,
     url: `http://${shownHost}:${port}`,
     port,
+    ...(retention ? { retention } : {}),
     close: () =>
       (closing ??= (async () => {
+        await retention?.stop();
         await app.close();
         await options.store.close();
       })()),

@@ -1,5 +1,6 @@
 // The service as a library: the app factory and the stores it runs on.
-export { buildApp, startServer, type AppOptions, type RunningServer } from './app.js';
+export { buildApp, startServer, type AppOptions, type RunningServer, type ServerOptions } from './app.js';
+export type { Retention, RetentionPolicy } from './retention.js';
 export { openSqliteStore } from './store/sqlite.js';
 export type { Store } from './store/types.js';
 export { openPostgresStore } from './store/postgres.js';

@@ -21,6 +21,11 @@ export const serve: CommandDef = {
     { flags: '--allow-unauthenticated', help: 'listen on a non-loopback address without an API key' },
     { flags: '--body-limit <bytes>', help: 'largest request body accepted', default: String(1024 * 1024) },
     { flags: '--log', help: 'print one line per request to stderr (method, path, status, ms)' },
+    {
+      flags: '--retain <period>',
+      help: 'delete messages (and their feedback) older than this, hourly: 90d; per chatflow ID=90d or ID=forever (repeatable; env CHATFLOW_RETAIN, comma-separated)',
+      repeatable: true,
+    },
     ...GENERAL,
   ],
   examples: [
@@ -29,6 +34,7 @@ export const serve: CommandDef = {
     'chatflow serve --host 0.0.0.0 --api-key-file ~/.config/chatflow/server-keys   # made with a new key the first time',
     'CHATFLOW_API_KEYS="$KEY1,$KEY2" chatflow serve --host 0.0.0.0                 # keys in the environment, not in ps',
     'chatflow serve --database-url postgres://user@db:5432/chatflow   # several replicas, one database',
+    'chatflow serve --retain 90d --retain support-bot=30d --retain audit=forever',
   ],
   handler: () => import('../handlers/serve.js').then((m) => m.serve),
 };

@@ -2,6 +2,7 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { serverKeysFromFile } from '../core/keys.js';
+import { parseDuration } from '../dates.js';
 
 interface ServeOptions {
   host: string;
@@ -14,6 +15,27 @@ interface ServeOptions {
   allowUnauthenticated?: boolean;
   bodyLimit: string;
   log?: boolean;
+  retain?: string[];
+}
+
+/**
+ * `--retain 90d --retain flow1=30d --retain flow2=forever` (and CHATFLOW_RETAIN, comma-separated,
+ * read first so that flags win): the period for every chatflow, and each one's own.
+ */
+export function retentionOf(given: readonly string[]): { keepMs?: number; chatflows: Record<string, number | null> } | undefined {
+  let keepMs: number | undefined;
+  const chatflows: Record<string, number | null> = {};
+  for (const item of given) {
+    const eq = item.lastIndexOf('=');
+    const [id, period] = eq < 0 ? [undefined, item] : [item.slice(0, eq).trim(), item.slice(eq + 1).trim()];
+    if (id === '') throw new UsageError(`invalid --retain "${item}": give a period (90d) or CHATFLOW_ID=period (flow1=30d, flow1=forever)`);
+    const ms = period === 'forever' ? null : parseDuration(period, '--retain');
+    if (id === undefined) {
+      if (ms === null) throw new UsageError('--retain forever is the default: give a period (90d), or CHATFLOW_ID=forever to exempt one chatflow');
+      keepMs = ms;
+    } else chatflows[id] = ms;
+  }
+  return given.length ? { ...(keepMs !== undefined ? { keepMs } : {}), chatflows } : undefined;
 }
 
 const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i.test(host);
@@ -43,6 +65,7 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
       `refusing to listen on ${opts.host} without an API key: give --api-key-file FILE (a new one gets a generated key) or CHATFLOW_API_KEYS, or --allow-unauthenticated on a trusted network`,
     );
   }
+  const retention = retentionOf([...(process.env.CHATFLOW_RETAIN ?? '').split(',').map((r) => r.trim()).filter(Boolean), ...(opts.retain ?? [])]);
   const [{ startServer }, { openStore }, { defaultDbPath }] = await Promise.all([
     import('../../server/app.js'),
     import('../../server/open-store.js'),
@@ -53,7 +76,8 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
   const log = opts.log ? (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined;
   let server;
   try {
-    server = await startServer({ store, host: opts.host, port, apiKeys: keys, bodyLimit, log });
+    const logRetention = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    server = await startServer({ store, host: opts.host, port, apiKeys: keys, bodyLimit, log, ...(retention ? { retention: { ...retention, log: logRetention } } : {}) });
   } catch (err) {
     await store.close();
     const code = (err as { code?: string }).code;
@@ -66,6 +90,7 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
   }
   const where = opts.databaseUrl ? 'PostgreSQL' : dbPath;
   ctx.out.write(`chatflow service listening on ${server.url} (database: ${where}${keys.length ? ', API key required' : ''})\n`);
+  if (retention) ctx.out.note(`retention: ${describeRetention(retention)}, checked at start and hourly`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       ctx.out.note(`${signal}: finishing requests and closing the database…`);
@@ -77,4 +102,15 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+function describeRetention(r: NonNullable<ReturnType<typeof retentionOf>>): string {
+  const units = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const;
+  const days = (ms: number | null) => {
+    if (ms === null) return 'for ever';
+    const [unit, size] = units.find(([, size]) => ms % size === 0) ?? ['s', 1000];
+    return `${ms / size}${unit}`;
+  };
+  const own = Object.entries(r.chatflows).map(([id, ms]) => `${id}: ${days(ms)}`);
+  return [`messages kept ${r.keepMs !== undefined ? days(r.keepMs) : 'for ever'}`, ...own].join('; ');
 }

@@ -118,17 +118,20 @@ export class KyselyMessages implements MessageRepository {
     );
   }
 
-  delete(filter: MessageFilter): Promise<number> {
+  delete(filter: MessageFilter, opts: { limit?: number } = {}): Promise<number> {
     const { db, kind } = this.engine;
+    const limit = opts.limit ?? Infinity;
     // PostgreSQL has no foreign key there (migration 0003), and readers never wait for a writer:
     // one statement, then the chatflow's feedback left without its message, a lookup per feedback
     // (feedback always has its message's chatflow). One transaction, so that no feedback outlives
     // its message; a cascade would look up the feedback of every deleted message instead.
     if (kind !== 'sqlite') {
       return db.transaction().execute(async (trx) => {
-        const query = filter.feedbackType
-          ? trx.deleteFrom('chat_message').where('id', 'in', this.select(filter).clearSelect().select('m.id'))
-          : trx.deleteFrom('chat_message').where((eb) => this.conditions(eb as AnyEb, filter, ''));
+        const ids = () => this.select(filter).clearSelect().select('m.id');
+        const query =
+          filter.feedbackType || opts.limit !== undefined
+            ? trx.deleteFrom('chat_message').where('id', 'in', opts.limit !== undefined ? ids().limit(opts.limit) : ids())
+            : trx.deleteFrom('chat_message').where((eb) => this.conditions(eb as AnyEb, filter, ''));
         const deleted = Number((await query.executeTakeFirst()).numDeletedRows);
         await trx
           .deleteFrom('chat_message_feedback as f')
@@ -155,13 +158,14 @@ export class KyselyMessages implements MessageRepository {
         return await conn.transaction().execute(async (trx) => {
           let deleted = 0;
           for (;;) {
-            const ids = (await trx.executeQuery<{ id: string }>(matching().limit(DELETE_STEP).compile())).rows;
+            const step = Math.min(DELETE_STEP, limit - deleted);
+            const ids = step > 0 ? (await trx.executeQuery<{ id: string }>(matching().limit(step).compile())).rows : [];
             if (ids.length === 0) return deleted;
             const list = JSON.stringify(ids.map((r) => r.id));
             const listed = sql<string>`(select value from json_each(${list}))`;
             await trx.deleteFrom('chat_message_feedback').where('messageId', 'in', listed).execute();
             deleted += Number((await trx.deleteFrom('chat_message').where('id', 'in', listed).executeTakeFirst()).numDeletedRows);
-            if (ids.length < DELETE_STEP) return deleted;
+            if (ids.length < step) return deleted;
             await new Promise((resolve) => setImmediate(resolve));
           }
         });

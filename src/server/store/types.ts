@@ -107,8 +107,11 @@ export interface AssistantRepository {
 
 export interface MessageRepository {
   list(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>>;
-  /** Deletes the matching messages and their feedback; answers how many messages went. */
-  delete(filter: MessageFilter): Promise<number>;
+  /**
+   * Deletes the matching messages and their feedback; answers how many messages went. With
+   * `limit`, at most that many (one transaction: a batch of a longer delete, as retention runs it).
+   */
+  delete(filter: MessageFilter, opts?: { limit?: number }): Promise<number>;
   ingest(chatflowid: string, messages: ChatMessageIngest[]): Promise<number>;
 }
 
