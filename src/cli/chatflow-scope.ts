@@ -1,35 +1,25 @@
-// Which chatflows a command over many of them acts on: `--chatflow ID|NAME` (repeatable) or
-// `--all-chatflows` (every chatflow the server lists). A name is looked up in the server's list;
-// a value that is neither a listed id nor a name is taken as an id (on our service a chatflow is
-// just an id, listed only once it holds data).
-import type { Chatflow, ChatflowClient } from '../client/index.js';
-import type { FlagDef } from './core/command.js';
+// Which chatflows a command over many of them acts on: `--chatflow ID|NAME` (repeatable; its
+// value set has already made each an id, ../names.ts) or `--all-chatflows` (every chatflow the
+// server lists). Names come from the server's list where it keeps them, for the reports.
+import { ChatflowError, type Chatflow, type ChatflowClient } from '../client/index.js';
 import { UsageError } from './core/errors.js';
-import { CHATFLOW } from './core/values.js';
 
 export interface ScopeFlags {
   chatflow?: string[];
   allChatflows?: boolean;
 }
 
-export const SCOPE_FLAGS: FlagDef[] = [
-  { flags: '--chatflow <id|name>', help: 'a chatflow, by id or name (repeatable)', values: CHATFLOW, repeatable: true },
-  { flags: '--all-chatflows', help: 'every chatflow the server lists' },
-];
-
 export async function chatflowScope(client: ChatflowClient, flags: ScopeFlags): Promise<Chatflow[]> {
-  const given = flags.chatflow ?? [];
+  const given = [...new Set(flags.chatflow ?? [])];
   if (flags.allChatflows && given.length) throw new UsageError('give --chatflow or --all-chatflows, not both');
   if (!flags.allChatflows && !given.length) throw new UsageError('say which chatflows: --chatflow ID|NAME (repeatable) or --all-chatflows');
-  const listed = await client.chatflows.list();
-  if (flags.allChatflows) return listed;
-  const picked = new Map<string, Chatflow>();
-  for (const text of given) {
-    const byId = listed.find((c) => c.id === text);
-    const byName = listed.filter((c) => c.name === text);
-    if (!byId && byName.length > 1) throw new UsageError(`--chatflow ${text}: ${byName.length} chatflows have that name; give the id (${byName.map((c) => c.id).join(', ')})`);
-    const flow = byId ?? byName[0] ?? { id: text, name: text };
-    picked.set(flow.id, flow);
+  if (flags.allChatflows) return client.chatflows.list();
+  let listed: Chatflow[] = [];
+  try {
+    listed = await client.chatflows.list();
+  } catch (err) {
+    // A server that lists no chatflows: the ids as given, without names.
+    if (!(err instanceof ChatflowError && (err.kind === 'unsupported' || err.status === 404))) throw err;
   }
-  return [...picked.values()];
+  return given.map((id) => listed.find((c) => c.id === id) ?? { id, name: id });
 }

@@ -19,7 +19,7 @@ describe.each(storeKinds)('retention on %s', (kind) => {
     await removeTestStore(kind, dir);
   });
 
-  it('prunes in batches while reads are answered; recent messages, exempt chatflows and their feedback stay; a chatflow's own period applies', async () => {
+  it('prunes in batches while reads are answered; recent messages, exempt chatflows and their feedback stay; the period of a chatflow of its own applies', async () => {
     dir = mkdtempSync(join(tmpdir(), `chatflow-retention-${kind}-`));
     const store = await openTestStore(kind, dir);
     const now = Date.now();

@@ -1,8 +1,7 @@
 // `chatflow messages` (definitions): list, delete, tail.
 import type { CommandDef } from '../core/command.js';
-import { DATA, PAGE, PROGRESS, mutation } from '../core/flags.js';
+import { DATA, PAGE, PROGRESS, SCOPE, mutation } from '../core/flags.js';
 import { CHATFLOW } from '../core/values.js';
-import { SCOPE_FLAGS } from '../chatflow-scope.js';
 import { MESSAGE_FILTER_FLAGS, ORDER_FLAG } from '../filters.js';
 
 const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW };
@@ -44,7 +43,7 @@ export const messages: CommandDef = {
       summary: 'delete the messages older than a cut-off, and their feedback, chatflow by chatflow (for a nightly cron)',
       flags: [
         { flags: '--older-than <when>', help: 'a length of time (90d, 12h, 2w) or a date: messages created before then go', required: true },
-        ...SCOPE_FLAGS,
+        ...SCOPE,
         ...PROGRESS,
         ...DATA,
         ...mutation({ destructive: true }),

@@ -3,7 +3,7 @@
 // json --url …` reads naturally, and `serve --api-key` can mean the keys it accepts.
 import { FORMATS } from '../render/records.js';
 import type { FlagDef } from './command.js';
-import { choices, INPUT_FILE, PROFILES } from './values.js';
+import { CHATFLOW, choices, INPUT_FILE, PROFILES } from './values.js';
 
 export const GENERAL: FlagDef[] = [
   { flags: '--debug', help: 'log each request (and stack traces) to stderr; keys are redacted' },
@@ -54,4 +54,10 @@ export const BODY_FILE: FlagDef = { flags: '--file <path>', help: 'whole JSON bo
 export const PROGRESS: FlagDef[] = [
   { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
   { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
+];
+
+/** The chatflows a command over many acts on (../chatflow-scope.ts). */
+export const SCOPE: FlagDef[] = [
+  { flags: '--chatflow <id|name>', help: 'a chatflow, by id or name (repeatable)', values: CHATFLOW, repeatable: true },
+  { flags: '--all-chatflows', help: 'every chatflow the server lists' },
 ];
