@@ -4,6 +4,7 @@ import type { MessageListQuery } from '../client/index.js';
 import { MESSAGE_FILTERS, type FilterValues, type MessageFilterKey } from '../schema/filters.js';
 import type { FlagDef } from './core/command.js';
 import { CHAT_TYPE, DATE, ORDER, RATING, type ValueSet } from './core/values.js';
+import { dateRange, type Zone } from './dates.js';
 
 const VALUES: Record<FilterValues, ValueSet> = { chatType: CHAT_TYPE, rating: RATING, date: DATE };
 
@@ -14,16 +15,23 @@ const flagOf = (f: (typeof MESSAGE_FILTERS)[number]): FlagDef => ({
   ...('repeatable' in f ? { repeatable: f.repeatable } : {}),
 });
 
-export const MESSAGE_FILTER_FLAGS: FlagDef[] = MESSAGE_FILTERS.map(flagOf);
+/** Another name for --start-date, as `git log --since` (the server knows only startDate). */
+const SINCE: FlagDef = { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01', values: DATE };
 
-/** --start-date and --end-date, for the lists that filter by date only. */
-export const DATE_FLAGS: FlagDef[] = MESSAGE_FILTERS.filter((f) => f.schema === 'dateBound').map(flagOf);
+export const MESSAGE_FILTER_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.map(flagOf), SINCE];
+
+/** --start-date, --end-date and --since, for the lists that filter by date only. */
+export const DATE_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.filter((f) => f.schema === 'dateBound').map(flagOf), SINCE];
 
 export const ORDER_FLAG: FlagDef = { flags: '--order <asc|desc>', help: 'sort by date: asc (default) or desc', values: ORDER };
 
 export type MessageFilterFlags = Pick<MessageListQuery, MessageFilterKey>;
 
-/** The filters given (already checked by their value sets), as the client's query. */
-export function messageQuery(flags: Record<string, unknown>): MessageFilterFlags {
-  return Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, flags[f.key]])) as MessageFilterFlags;
+/**
+ * The filters given (already checked by their value sets), as the client's query; the dates
+ * (--since, --start-date, --end-date) as the instants they mean in the run's zone.
+ */
+export function messageQuery(flags: Record<string, unknown>, zone: Zone): MessageFilterFlags {
+  const query = Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, flags[f.key]])) as MessageFilterFlags;
+  return { ...query, ...dateRange(flags as { since?: string; startDate?: string; endDate?: string }, zone) };
 }

@@ -2,7 +2,7 @@
 // used tools, computed on the client from the public list endpoints (any server), streaming: the
 // memory used grows with the number of periods and tools, not with the number of messages.
 import type { ChatflowClient, ChatMessage, MessageListQuery } from '../client/index.js';
-import { millis } from './date-bounds.js';
+import { millis } from '../client/dates.js';
 import { DistinctCounter } from './distinct.js';
 
 export type Granularity = 'day' | 'hour';

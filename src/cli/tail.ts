@@ -8,7 +8,7 @@
 // newer than the start of that window are kept, so memory stays flat however long it runs.
 import { ChatflowError, type ChatflowClient, type ChatMessage, type MessageListQuery } from '../client/index.js';
 import { UsageError } from './core/errors.js';
-import { dateBound, millis } from './date-bounds.js';
+import { millis } from '../client/dates.js';
 
 /** How far before the newest instant seen each poll starts again. */
 export const LOOKBACK_MS = 5000;
@@ -62,7 +62,8 @@ export interface TailOptions {
  */
 export async function* tailMessages(client: ChatflowClient, chatflowId: string, query: MessageListQuery, opts: TailOptions): AsyncGenerator<ChatMessage> {
   const lookback = opts.lookbackMs ?? LOOKBACK_MS;
-  const userStart = dateBound(query.startDate, 'start', '--start-date');
+  // The CLI hands its filters over as instants (cli/filters.ts).
+  const userStart = query.startDate === undefined ? undefined : millis(query.startDate);
   /** Ids seen with their instants, for instants at or after `newest - lookback`. */
   const seen = new Map<string, number>();
   let newest: number | undefined;

@@ -22,8 +22,8 @@ export const MESSAGE_FILTERS = [
   { key: 'chatId', flag: '--chat-id <id>', help: 'one chat', schema: 'freeId' },
   { key: 'sessionId', flag: '--session-id <id>', help: 'one session', schema: 'text' },
   { key: 'memoryType', flag: '--memory-type <type>', help: 'memory type', schema: 'text' },
-  { key: 'startDate', flag: '--start-date <date>', help: 'from this date or date-time, inclusive (2026-01-31, 2026-01-31T12:00:00Z)', schema: 'dateBound', values: 'date' },
-  { key: 'endDate', flag: '--end-date <date>', help: 'until this date or date-time, inclusive (a plain date means the whole day)', schema: 'dateBound', values: 'date' },
+  { key: 'startDate', flag: '--start-date <date>', help: 'from this date, date-time or time ago, inclusive, in the local zone unless --utc (2026-10-01, 2026-10-01T12:00, today, -2h, 7d)', schema: 'dateBound', values: 'date' },
+  { key: 'endDate', flag: '--end-date <date>', help: 'until this date, date-time or time ago, inclusive (a day means all of it: 2026-10-31, yesterday, now)', schema: 'dateBound', values: 'date' },
   { key: 'feedbackType', flag: '--feedback-type <rating>', help: 'only messages rated up or down (THUMBS_UP, THUMBS_DOWN)', schema: 'rating', values: 'rating' },
 ] as const satisfies readonly FilterDef[];
 

@@ -71,7 +71,7 @@ describe('profiles', () => {
   it('validates url and output', async () => {
     await expect(setValue('default', 'url', 'localhost:3000')).rejects.toThrow(UsageError);
     await expect(setValue('default', 'url', 'ftp://example.com')).rejects.toThrow(/http and https/);
-    await expect(setValue('default', 'output', 'xml')).rejects.toThrow(/table, json, ndjson, csv, yaml/);
+    await expect(setValue('default', 'output', 'xml')).rejects.toThrow(/table, wide, json, ndjson, csv, yaml/);
     await expect(setValue('default', 'colour' as 'url', 'x')).rejects.toThrow(UsageError);
   });
 });

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { setupColor } from '../../src/cli/color.js';
 import { UsageError, UserError } from '../../src/cli/core/errors.js';
 import { printError } from '../../src/cli/core/output.js';
-import { csvField, fitColumns, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
+import { csvField, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
 import { ANSI, sink } from './helpers.js';
 
 const flows = [
@@ -37,7 +37,7 @@ describe('resolveFormat', () => {
   });
   it('rejects an unknown format, naming the allowed ones', () => {
     expect(() => resolveFormat({ output: 'xml' })).toThrow(UsageError);
-    expect(() => resolveFormat({ output: 'xml' })).toThrow(/table, json, ndjson, csv, yaml/);
+    expect(() => resolveFormat({ output: 'xml' })).toThrow(/table, wide, json, ndjson, csv, yaml/);
   });
 });
 
@@ -188,16 +188,35 @@ describe('table', () => {
     expect(text).toContain('…');
     expect(text).toContain('c3');
   });
+  it('streams: a slow source gets its first rows out before it ends; an aborted one stops', async () => {
+    setupColor({ noColor: true });
+    const out = sink();
+    let release!: () => void;
+    const wait = new Promise<void>((r) => (release = r));
+    async function* slow() {
+      yield { id: 'a1', name: 'first' };
+      await wait;
+      yield { id: 'b2', name: 'second' };
+    }
+    const done = writeRecords(slow(), { format: 'table' }, out);
+    await vi.waitFor(() => expect(out.text()).toBe('id  name\na1  first\n'), { timeout: 5000 });
+    release();
+    expect(await done).toBe(2);
+    expect(out.text()).toBe('id  name\na1  first\nb2  second\n');
+    const stop = new AbortController();
+    async function* endless() {
+      for (let i = 0; ; i++) {
+        if (i === 3) stop.abort();
+        yield { id: `x${i}` };
+      }
+    }
+    expect(await writeRecords(endless(), { format: 'ndjson', signal: stop.signal }, sink())).toBe(3);
+  });
   it('does not truncate when stdout is not a TTY', async () => {
     setupColor({ noColor: true });
     const { text } = await render(long, { format: 'table', width: 40 });
     expect(text).not.toContain('…');
     expect(text).toContain('x'.repeat(200));
-  });
-  it('shares the width: narrow columns keep theirs', () => {
-    expect(fitColumns([6, 30, 30], 40)).toEqual([6, 17, 17]);
-    expect(fitColumns([38, 30, 30], 60, [true])).toEqual([38, 11, 11]);
-    expect(fitColumns([6, 10], 40)).toEqual([6, 10]);
   });
   it('has no ANSI codes when colour is off, and has some when forced on', async () => {
     vi.stubEnv('CHATFLOW_FORCE_TTY', '1');

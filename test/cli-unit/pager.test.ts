@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { Pager, pagerCommand } from '../../src/cli/pager.js';
+import { openPager, pagerCommand, type Pager } from '../../src/cli/core/pager.js';
 import { sink } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chatflow-pager-'));
@@ -30,7 +30,7 @@ describe('which pager', () => {
 describe('paging', () => {
   it('output shorter than the screen goes to the terminal, and no pager starts', async () => {
     const out = sink();
-    const pager = new Pager({ command: `sh -c 'echo started > ${join(dir, 'never')}'`, rows: 10, out });
+    const pager = await openPager({ command: `sh -c 'echo started > ${join(dir, 'never')}'`, rows: 10, out });
     await write(pager, lines(9));
     await finish(pager);
     expect(out.text()).toBe(lines(9));
@@ -40,7 +40,7 @@ describe('paging', () => {
   it('taller output goes whole to the pager, which is waited for', async () => {
     const out = sink();
     const file = join(dir, 'paged.txt');
-    const pager = new Pager({ command: `cat > ${file}`, rows: 10, out });
+    const pager = await openPager({ command: `cat > ${file}`, rows: 10, out });
     for (let i = 0; i < 2000; i++) await write(pager, lines(10, i * 10));
     await finish(pager);
     expect(pager.paging).toBe(true);
@@ -51,7 +51,7 @@ describe('paging', () => {
 
   it('a pager that quits early (q) aborts the signal; later writes are dropped, not errors', async () => {
     const out = sink();
-    const pager = new Pager({ command: 'head -n 3 > /dev/null', rows: 5, out });
+    const pager = await openPager({ command: 'head -n 3 > /dev/null', rows: 5, out });
     const errors: unknown[] = [];
     pager.on('error', (e) => errors.push(e));
     let i = 0;
@@ -67,7 +67,7 @@ describe('paging', () => {
   it('a pager that cannot start: a warning, and the output on the terminal', async () => {
     const out = sink();
     const warnings: string[] = [];
-    const pager = new Pager({ command: 'no-such-pager-for-chatflow -R', rows: 2, out, onError: (m) => warnings.push(m) });
+    const pager = await openPager({ command: 'no-such-pager-for-chatflow -R', rows: 2, out, onError: (m) => warnings.push(m) });
     await write(pager, lines(5));
     await finish(pager);
     expect(out.text()).toBe(lines(5));

@@ -61,7 +61,7 @@ describe('the tree walk', () => {
   it('skips option values and understands -ojson, --opt=value, -- and help', async () => {
     expect(values(await complete(program, ['variables', 'list', '-o', 'json', '--page', '2', '--f'], none))).toEqual(['--fields']);
     expect(values(await complete(program, ['variables', 'list', '-oj'], none))).toEqual([]);
-    expect(values(await complete(program, ['variables', 'list', '-qo', ''], none))).toEqual(['table', 'json', 'ndjson', 'csv', 'yaml']);
+    expect(values(await complete(program, ['variables', 'list', '-qo', ''], none))).toEqual(['table', 'wide', 'json', 'ndjson', 'csv', 'yaml']);
     expect(values(await complete(program, ['help', 'var'], none))).toEqual(['variables']);
     expect(values(await complete(program, ['help', 'variables', 'l'], none))).toEqual(['list']);
     expect(values(await complete(program, ['variables', 'create', '--file', ''], none))).toEqual([':files']);

@@ -53,7 +53,7 @@ describe.each(SHELLS)('%s', (shell) => {
   });
 
   it('completes flag values: --output, --rating, --type, --order, --tool', slow, async () => {
-    expect((await offer(shell, 'chatflow variables list --output ', env)).values.sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'yaml']);
+    expect((await offer(shell, 'chatflow variables list --output ', env)).values.sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'wide', 'yaml']);
     expect((await offer(shell, 'chatflow variables list -o nd', env)).values).toEqual(['ndjson']);
     expect((await offer(shell, 'chatflow feedback create --rating ', env)).values.sort()).toEqual(['THUMBS_DOWN', 'THUMBS_UP', 'down', 'up']);
     expect((await offer(shell, 'chatflow messages list x --feedback-type THUMBS_', env)).values.sort()).toEqual(['THUMBS_DOWN', 'THUMBS_UP']);

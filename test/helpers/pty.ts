@@ -7,8 +7,8 @@ import { BIN, cliEnv, type CliOptions } from './cli.js';
 export interface PtyOptions extends Omit<CliOptions, 'input' | 'tty'> {
   columns: number;
   rows?: number;
-  /** Keys typed once the output so far matches `when` (in order): `q`, `\x03` for Ctrl-C. */
-  keys?: { when: RegExp; text: string }[];
+  /** Keys typed once the output so far matches `when` (in order), `delayMs` later: `q`, `\x03` for Ctrl-C. */
+  keys?: { when: RegExp; text: string; delayMs?: number }[];
 }
 
 export interface PtyResult {
@@ -36,7 +36,10 @@ export async function runInPty(args: string[], opts: PtyOptions): Promise<PtyRes
   let seen = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     seen += chunk.toString();
-    while (keys.length > 0 && keys[0]!.when.test(seen)) child.stdin!.write(keys.shift()!.text);
+    while (keys.length > 0 && keys[0]!.when.test(seen)) {
+      const key = keys.shift()!;
+      setTimeout(() => child.stdin!.write(key.text), key.delayMs ?? 0);
+    }
   });
   const result = await child;
   if (result.timedOut) throw new Error(`chatflow ${args.join(' ')} did not finish in a terminal in time:\n${seen}`);

@@ -11,8 +11,9 @@ export const stats: CommandDef = {
   args: [{ name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
   flags: [
     ...DATA,
-    { flags: '--start-date <date>', help: 'from this date or date-time, inclusive (a plain date is a UTC day)' },
-    { flags: '--end-date <date>', help: 'until this date or date-time, inclusive (a plain date means the whole day)' },
+    { flags: '--start-date <date>', help: 'from this date, date-time or time ago, inclusive (a plain date is a UTC day: 2026-10-01, -2h, 7d)' },
+    { flags: '--end-date <date>', help: 'until this date, date-time or time ago, inclusive (a plain date means the whole UTC day)' },
+    { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01' },
     { flags: '--by <period>', help: 'one row per day or per hour (UTC)', default: 'day', values: BY },
     { flags: '--chat-type <type>', help: 'only this chat type, e.g. EXTERNAL (repeatable)', values: CHAT_TYPE, repeatable: true },
     { flags: '--top <n>', help: 'how many tools to show in the chart', default: '5' },

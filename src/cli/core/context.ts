@@ -2,6 +2,7 @@
 // chosen server (made on first use, through core/connection.ts), released when the run ends.
 import type { ChatflowClient } from '../../client/index.js';
 import { openSession, resolveConnection, timeoutMs, warnIfKeyFileReadable, type Connection, type Session } from './connection.js';
+import type { ListView } from '../render/list-table.js';
 import type { Output, PrintOptions } from './output.js';
 
 /** The flags every run may carry (program-level and the command's own, nearest winning). */
@@ -18,6 +19,8 @@ export interface GlobalFlags {
   debug?: boolean;
   timeout?: string;
   input?: boolean;
+  utc?: boolean;
+  pager?: boolean;
 }
 
 export class Context {
@@ -60,7 +63,7 @@ export class Context {
     return this.out.print(records, opts);
   }
 
-  printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: string[]): Promise<void> {
+  printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: ListView | string[]): Promise<void> {
     return this.out.printList(records, what, columns);
   }
 

@@ -27,10 +27,12 @@ export const CONNECTION: FlagDef[] = [
 ];
 
 export const OUTPUT: FlagDef[] = [
-  { flags: '-o, --output <format>', help: 'output format (default: table on a terminal, else json)', values: choices(FORMATS) },
+  { flags: '-o, --output <format>', help: 'output format (default: table on a terminal, else json; wide: a table with ids whole)', values: choices(FORMATS) },
   { flags: '--json', help: 'same as -o json' },
   { flags: '--fields <list>', help: 'columns or keys to show, comma-separated (dots reach nested keys)' },
   { flags: '-q, --quiet', help: 'ids only, one a line' },
+  { flags: '--utc', help: 'dates in UTC, in tables and date filters (default: the local time zone)' },
+  { flags: '--no-pager', help: 'never page a long output on a terminal (also PAGER=cat)' },
 ];
 
 /** A command that reads or writes data on a server. */
@@ -39,6 +41,12 @@ export const DATA: FlagDef[] = [...CONNECTION, ...OUTPUT, ...GENERAL];
 export const PAGE: FlagDef[] = [
   { flags: '--page <n>', help: 'page number, from 1 (the total goes to stderr)' },
   { flags: '--limit <n>', help: 'page size, at most 1000' },
+];
+
+/** A progress bar on stderr for long work: on a terminal unless --no-progress, elsewhere with --progress. */
+export const PROGRESS: FlagDef[] = [
+  { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
+  { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
 ];
 
 export const DRY_RUN: FlagDef = { flags: '--dry-run', help: 'print the request that would be sent, and send nothing' };

@@ -3,8 +3,11 @@
 // warnings, the error line). Commands print only through it.
 import { chalkStderr } from 'chalk';
 import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js';
+import { timeZone, type Zone } from '../dates.js';
+import type { ListView } from '../render/list-table.js';
 import { resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
 import { EXIT, exitCodeOf, messageOf } from './errors.js';
+import { canPage, openPager, pagerCommand } from './pager.js';
 
 export interface OutputFlags {
   output?: string;
@@ -14,12 +17,16 @@ export interface OutputFlags {
   debug?: boolean;
   /** commander's `--no-color`: false when given. */
   color?: boolean;
+  /** `--utc`: dates in UTC, in tables and in date filters alike. */
+  utc?: boolean;
+  /** commander's `--no-pager`: false when given. */
+  pager?: boolean;
 }
 
 export interface PrintOptions {
   /** Another format than the run's (tail prints ndjson for json when following). */
   format?: Format;
-  columns?: string[];
+  columns?: ListView | string[];
   single?: boolean;
   idField?: string;
 }
@@ -58,13 +65,18 @@ export function printError(err: unknown, opts: { format?: Format; debug?: boolea
 }
 
 export class Output {
-  /** The format records are printed in. */
-  readonly format: Format;
+  /** The format records are printed in (`-o wide` is `table`, with `wide` set). */
+  readonly format: Exclude<Format, 'wide'>;
+  /** `-o wide`: tables keep ids whole and hide no column. */
+  readonly wide: boolean;
+  /** The one zone of the run: tables print dates in it, date filters are read in it. */
+  readonly zone: Zone;
   /** The format asked for (flag or profile), not guessed from the terminal: errors follow it. */
   readonly chosen: Format | undefined;
   readonly debug: boolean;
   private readonly fields: string[] | undefined;
   private readonly quiet: boolean;
+  private readonly pager: boolean;
 
   constructor(
     flags: OutputFlags,
@@ -79,7 +91,11 @@ export class Output {
     const explicit = flags.output || flags.json ? flags : profileDefault ? { output: profileDefault } : undefined;
     // A bad -o value is a usage error; a bad profile default must not make errors unreadable.
     this.chosen = explicit ? resolveFormat(explicit) : undefined;
-    this.format = this.chosen ?? resolveFormat({});
+    const format = this.chosen ?? resolveFormat({});
+    this.wide = format === 'wide';
+    this.format = format === 'wide' ? 'table' : format;
+    this.zone = timeZone({ utc: flags.utc });
+    this.pager = flags.pager !== false;
   }
 
   /** Whether stdout / stderr are coloured. */
@@ -97,14 +113,34 @@ export class Output {
   }
 
   /** Writes records (or one record) in the format; answers how many. */
-  print(records: AsyncIterable<object> | Iterable<object> | object, opts: PrintOptions = {}): Promise<number> {
-    return writeRecords(records as RecordSource | Rec, { format: this.format, fields: this.fields, quiet: this.quiet, ...opts }, this.stdout);
+  print(records: AsyncIterable<object> | Iterable<object> | object, opts: PrintOptions = {}, out: Out = this.stdout, extra: { signal?: AbortSignal; onNote?: (note: string) => void } = {}): Promise<number> {
+    const format = opts.format ?? (this.wide ? 'wide' : this.format);
+    return writeRecords(records as RecordSource | Rec, { format, fields: this.fields, quiet: this.quiet, zone: this.zone, ...opts, ...extra }, out);
   }
 
-  /** A list: the records, or `No <things> found.` on stderr when there are none. */
-  async printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: string[]): Promise<void> {
-    const n = await this.print(records, { columns });
+  /**
+   * A list: the records (through a pager when they are more than a screenful on a terminal), then
+   * the table's note (the zone, what was shortened) or `No <things> found.` on stderr.
+   */
+  async printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: ListView | string[]): Promise<void> {
+    let note = '';
+    const onNote = (text: string) => (note = text);
+    const command = this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;
+    let n: number;
+    if (!command) n = await this.print(records, { columns }, this.stdout, { onNote });
+    else {
+      const pager = await openPager({ command, onError: (m) => this.warn(m) });
+      try {
+        n = await this.print(records, { columns }, pager, { signal: pager.signal, onNote });
+      } finally {
+        // The pager shows the rest and exits when the reader quits it (`q`).
+        await new Promise<void>((resolve) => pager.end(resolve));
+      }
+      // The reader quit (`q`, Ctrl-C): what they saw was the output; nothing more to say.
+      if (pager.signal.aborted) return;
+    }
     if (n === 0) this.note(`No ${what} found.`);
+    else if (note) this.note(note);
   }
 
   /** Text as it is on stdout (a raw answer, a script, a drawn view). */

@@ -5,6 +5,7 @@ import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
 import { canPrompt, confirm } from '../prompts.js';
+import type { ListView } from '../render/list-table.js';
 import { plural } from '../render/text.js';
 
 /** Asks on a terminal; refuses (exit 2) without one unless --yes was given. */
@@ -83,7 +84,7 @@ export async function printPageOrStream<T extends object>(
     stream: () => AsyncIterable<T>;
   },
   what: { list: string; unit: string },
-  columns: string[],
+  columns: ListView,
 ): Promise<void> {
   const page = pageFlags(flags);
   if (page.page === undefined && page.limit === undefined) return ctx.printList(source.stream(), what.list, columns);

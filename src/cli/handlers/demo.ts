@@ -3,10 +3,11 @@
 import { ChatflowError } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { DEMO_ASSISTANTS, DEMO_CHATFLOWS, DEMO_VARIABLES, demoMessages, demoRatings, demoUpserts } from '../demo-data.js';
+import { createProgress } from '../progress.js';
 import { plural } from '../render/text.js';
 import { parseNumber } from './common.js';
 
-export async function demo(ctx: Context, opts: { messages: string }): Promise<void> {
+export async function demo(ctx: Context, opts: { messages: string; progress?: boolean }): Promise<void> {
   const count = parseNumber('--messages', opts.messages, { integer: true, min: 0, max: 100_000_000 }) ?? 120;
   const client = await ctx.client();
   const end = Date.parse('2026-11-01T00:00:00.000Z');
@@ -19,11 +20,14 @@ export async function demo(ctx: Context, opts: { messages: string }): Promise<vo
 
   let added = 0;
   let rated = 0;
+  const sizes = DEMO_CHATFLOWS.map((_, i) => (i === 0 ? count : 60));
+  const progress = createProgress({ label: 'demo', unit: 'messages', flag: opts.progress });
+  progress.setTotal(sizes.reduce((a, b) => a + b, 0));
   for (const [i, chatflowId] of DEMO_CHATFLOWS.entries()) {
-    const n = i === 0 ? count : 60;
+    const n = sizes[i]!;
     for (const batch of demoMessages(chatflowId, n, end)) {
       added += (await client.messages.ingest(chatflowId, batch)).affected;
-      if (n > 50_000) ctx.out.note(`${chatflowId}: ${batch[batch.length - 1]!.id}`);
+      progress.add(batch.length);
     }
     for (const r of demoRatings(chatflowId, n)) {
       try {
@@ -36,6 +40,7 @@ export async function demo(ctx: Context, opts: { messages: string }): Promise<vo
     }
     await client.upsertHistory.ingest(chatflowId, demoUpserts(chatflowId, end));
   }
+  progress.done();
   ctx.out.note(
     `demo data ready: ${plural(added, 'new message')}, ${plural(rated, 'new rating')} in ${DEMO_CHATFLOWS.join(', ')}; ` +
       `try: chatflow messages list ${DEMO_CHATFLOWS[0]}`,

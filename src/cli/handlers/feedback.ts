@@ -2,15 +2,17 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseValue, RATING } from '../core/values.js';
+import { dateRange } from '../dates.js';
+import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
 import { bodyFrom, printDryRun, printPageOrStream } from './common.js';
 
-const COLUMNS = ['id', 'messageId', 'chatId', 'rating', 'content', 'createdDate'];
 
 interface ListFlags {
   chatId?: string;
   sortOrder?: 'asc' | 'desc';
   order?: 'asc' | 'desc';
+  since?: string;
   startDate?: string;
   endDate?: string;
   page?: string;
@@ -29,13 +31,13 @@ interface BodyFlags {
 
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
-  const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, startDate: opts.startDate, endDate: opts.endDate };
+  const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, ...dateRange(opts, ctx.out.zone) };
   await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.feedback.list(chatflowId, { ...query, ...page }), stream: () => client.feedback.stream(chatflowId, query) },
     { list: 'feedback', unit: 'rating' },
-    COLUMNS,
+    FEEDBACK_TABLE,
   );
 }
 

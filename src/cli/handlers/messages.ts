@@ -4,9 +4,9 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { plural } from '../render/text.js';
+import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
 import { confirmOrRefuse, printDryRun, printPageOrStream } from './common.js';
 
-const COLUMNS = ['createdDate', 'role', 'sessionId', 'chatType', 'content', 'id'];
 
 interface ListFlags extends MessageFilterFlags {
   order?: 'asc' | 'desc';
@@ -43,19 +43,20 @@ export async function planDelete(client: ChatflowClient, chatflowId: string, que
 
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
-  const filters = messageQuery(opts as Record<string, unknown>);
-  const query: MessageListQuery = { ...filters, order: opts.order, feedback: opts.feedback || filters.feedbackType !== undefined ? true : undefined };
+  const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
+  const rated = opts.feedback || filters.feedbackType !== undefined;
+  const query: MessageListQuery = { ...filters, order: opts.order, feedback: rated ? true : undefined };
   await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.messages.list(chatflowId, { ...query, ...page }), stream: () => client.messages.stream(chatflowId, query) },
     { list: 'messages', unit: 'message' },
-    COLUMNS,
+    rated ? RATED_MESSAGE_TABLE : MESSAGE_TABLE,
   );
 }
 
 export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags): Promise<void> {
-  const filters = messageQuery(opts as Record<string, unknown>);
+  const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
   const client = await ctx.client();
   // The request as this server will really get it, and how many messages the same filters list.
   const plan = await planDelete(client, chatflowId, { ...filters, hardDelete: opts.hardDelete ? true : undefined });

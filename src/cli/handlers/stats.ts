@@ -1,12 +1,12 @@
 // `chatflow stats` handler: the figures are ../stats.ts, the chart ../render/stats.ts.
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
-import { dateBound } from '../date-bounds.js';
+import { dateRange, timeZone } from '../dates.js';
 import { renderStats } from '../render/stats.js';
 import { computeStats, type Granularity } from '../stats.js';
 import { parseNumber } from './common.js';
 
 interface StatsFlags {
+  since?: string;
   startDate?: string;
   endDate?: string;
   by: Granularity;
@@ -15,9 +15,10 @@ interface StatsFlags {
 }
 
 export async function stats(ctx: Context, chatflowId: string, opts: StatsFlags): Promise<void> {
-  const start = dateBound(opts.startDate, 'start', '--start-date');
-  const end = dateBound(opts.endDate, 'end', '--end-date');
-  if (start !== undefined && end !== undefined && start > end) throw new UsageError('--start-date is after --end-date');
+  // Stats count by UTC periods, and say so: a plain date is a UTC day here whatever the zone.
+  const { startDate, endDate } = dateRange(opts, timeZone({ utc: true }));
+  const start = startDate === undefined ? undefined : Date.parse(startDate);
+  const end = endDate === undefined ? undefined : Date.parse(endDate);
   const top = parseNumber('--top', opts.top, { integer: true, min: 1, max: 100 }) ?? 5;
   const s = await computeStats(await ctx.client(), chatflowId, { by: opts.by, start, end, chatType: opts.chatType });
   if (ctx.out.format === 'table' && !ctx.flags.quiet && !ctx.flags.fields) {

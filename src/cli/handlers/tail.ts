@@ -1,7 +1,6 @@
 // `chatflow messages tail` handler: the polling is ../tail.ts, the chat layout ../render/chat-view.ts.
 import type { ChatMessage, MessageListQuery } from '../../client/index.js';
 import type { Context } from '../core/context.js';
-import { dateBound } from '../date-bounds.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { ChatView } from '../render/chat-view.js';
 import { getPath, put } from '../render/records.js';
@@ -28,8 +27,7 @@ function fieldLine(m: ChatMessage, fields: string[]): string {
 export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): Promise<void> {
   const lines = parseNumber('--lines', opts.lines, { integer: true, min: 0, max: 100_000 }) ?? 20;
   const intervalMs = parseInterval(opts.interval ?? '2s');
-  const filters = messageQuery(opts as Record<string, unknown>);
-  dateBound(filters.startDate, 'start', '--start-date');
+  const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
   const query: MessageListQuery = { ...filters, feedback: filters.feedbackType !== undefined ? true : undefined };
   let format = ctx.out.format;
   // Piped, a never-ending list is one JSON object a line; -o json without --follow is an array.

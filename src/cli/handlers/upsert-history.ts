@@ -1,13 +1,15 @@
 // `chatflow upsert-history` handlers.
 import type { Context } from '../core/context.js';
+import { dateRange } from '../dates.js';
 import { plural } from '../render/text.js';
 import { EXIT, UserError } from '../core/errors.js';
+import { UPSERT_HISTORY_TABLE } from '../render/views.js';
 import { confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
 
-const COLUMNS = ['id', 'chatflowid', 'date', 'result'];
 
 interface ListFlags {
   order?: 'asc' | 'desc';
+  since?: string;
   startDate?: string;
   endDate?: string;
   page?: string;
@@ -16,13 +18,13 @@ interface ListFlags {
 
 export async function list(ctx: Context, chatflowId: string | undefined, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
-  const query = { order: opts.order, startDate: opts.startDate, endDate: opts.endDate };
+  const query = { order: opts.order, ...dateRange(opts, ctx.out.zone) };
   await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.upsertHistory.list(chatflowId, { ...query, ...page }), stream: () => client.upsertHistory.stream(chatflowId, query) },
     { list: 'upsert history records', unit: 'record' },
-    COLUMNS,
+    UPSERT_HISTORY_TABLE,
   );
 }
 

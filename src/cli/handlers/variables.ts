@@ -5,9 +5,9 @@ import { UsageError } from '../core/errors.js';
 import { find, idOf, isId, records, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
+import { VARIABLE_TABLE } from '../render/views.js';
 import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
 
-const COLUMNS = ['id', 'name', 'value', 'type', 'updatedDate'];
 
 interface VariableFlags {
   name?: string;
@@ -25,7 +25,7 @@ export async function list(ctx: Context, opts: { page?: string; limit?: string }
     opts,
     { page: (page) => client.variables.list(page), stream: () => client.variables.stream() },
     { list: 'variables', unit: 'variable' },
-    COLUMNS,
+    VARIABLE_TABLE,
   );
 }
 

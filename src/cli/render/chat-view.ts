@@ -3,7 +3,7 @@
 // and the tools it used and its rating. Colour through chalk, only when colour is on.
 import chalk from 'chalk';
 import type { ChatMessage } from '../../client/index.js';
-import { millis } from '../date-bounds.js';
+import { millis } from '../../client/dates.js';
 import { displayWidth, padEnd, sanitize, truncate, wrap } from './text.js';
 
 const pad2 = (n: number) => String(n).padStart(2, '0');

@@ -1,11 +1,14 @@
-// Records in five formats (table, json, ndjson, csv, yaml), streamed where the format allows, with
-// backpressure. A new format is a sink here and a name in FORMATS.
+// Records in six formats (table, wide, json, ndjson, csv, yaml), all streamed, with backpressure.
+// A new format is a sink here and a name in FORMATS. `wide` is the table with ids whole and no
+// column hidden (list-table.ts lays lists out).
 import chalk from 'chalk';
 import { ensureColor, isStdoutTty, stdoutColor, stdoutColumns } from '../color.js';
 import { UsageError } from '../core/errors.js';
-import { displayWidth, sanitize } from './text.js';
+import { timeZone, type Zone } from '../dates.js';
+import { cellText, columnFor, SAMPLE_MS, tableWriter, type ListView, type TableWriter } from './list-table.js';
+import { displayWidth } from './text.js';
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+export const FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export type Rec = Record<string, unknown>;
@@ -20,14 +23,20 @@ export interface WriteOptions {
   fields?: string[];
   /** `--quiet`: the id of each record, one a line, whatever the format. */
   quiet?: boolean;
-  /** Default table columns for the resource (used when no `fields`). */
-  columns?: string[];
+  /** The resource's table: its columns and which matter most (used when no `fields`). Keys alone get kinds guessed from their names. */
+  columns?: ListView | string[];
   /** Key printed by `quiet`: default 'id'. */
   idField?: string;
   /** One object rather than a list. */
   single?: boolean;
   /** Terminal width for tables; default: the stream's columns, else `stdoutColumns()`. */
   width?: number;
+  /** The zone a table prints dates in; default the local one. */
+  zone?: Zone;
+  /** Stop early (the reader went away): the records read so far are the output. */
+  signal?: AbortSignal;
+  /** Told the note for under a table laid out for a terminal (the zone, shortened ids, hidden columns). */
+  onNote?: (note: string) => void;
 }
 
 export function isFormat(value: unknown): value is Format {
@@ -177,94 +186,35 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-function isDateKey(key: string): boolean {
-  const last = key.slice(key.lastIndexOf('.') + 1);
-  return last.endsWith('Date') || last.endsWith('date');
-}
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
-/** `2026-01-02 03:04` in local time. */
-export function localDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
-}
-
-function tableCell(key: string, value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') {
-    if (isDateKey(key) && ISO_DATE.test(value)) return localDate(value);
-    return sanitize(value);
-  }
-  if (value instanceof Date) return localDate(value.toISOString());
-  if (typeof value === 'object') return sanitize(JSON.stringify(value));
-  return String(value);
-}
-
-const MIN_COL = 5; // 3 characters plus the padding
-
-/**
- * Column widths (padding included) whose sum fits `width`: `fixed` columns (ids, which are
- * useless cut) and narrow ones keep their natural width, the wide ones share what is left.
- */
-export function fitColumns(natural: number[], width: number, fixed: boolean[] = []): number[] {
-  const total = natural.reduce((a, b) => a + b, 0);
-  if (total <= width) return natural.slice();
-  const widths = natural.slice();
-  let remaining = width - natural.reduce((sum, w, i) => sum + (fixed[i] ? w : 0), 0);
-  const flexible = natural.map((_, i) => i).filter((i) => !fixed[i]);
-  let left = flexible.length;
-  for (const i of flexible.sort((a, b) => natural[a]! - natural[b]!)) {
-    const w = Math.min(natural[i]!, Math.max(Math.floor(remaining / left), MIN_COL));
-    widths[i] = w;
-    remaining -= w;
-    left--;
-  }
-  return widths;
-}
-
-/** Columns never cut: identifiers (`id`, `chatflowid`, `messageId`…) and dates. */
-const isFixedColumn = (name: string) => /(^|[a-z])(id|Id)$/.test(name) || /(^d|D)ate$/.test(name);
-
 const TABLE_CHARS = [
   'top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right',
   'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle',
 ] as const;
 
-async function renderTable(
-  head: string[] | undefined,
-  rows: string[][],
-  keyColumn: boolean,
-  out: Out,
-  opts: WriteOptions,
-): Promise<void> {
+function terminalWidth(out: Out, opts: WriteOptions): number {
+  return opts.width ?? (typeof out.columns === 'number' && out.columns > 0 ? out.columns : stdoutColumns());
+}
+
+/** One record as a table of key and value (small and whole: cli-table3 lays it out). */
+async function renderRecord(rows: string[][], out: Out, opts: WriteOptions): Promise<void> {
   const { default: Table } = await import('cli-table3');
   const color = stdoutColor();
-  const ncols = head?.length ?? rows[0]?.length ?? 0;
-  // Borderless, columns apart by their right padding (as kubectl and gh lay out lists): more
-  // rows fit a screen, and the text copies cleanly.
+  // Borderless, columns apart by their right padding (as kubectl and gh lay out lists): the
+  // text copies cleanly.
   const tableOpts: ConstructorParameters<typeof Table>[0] = {
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
     chars: Object.fromEntries(TABLE_CHARS.map((c) => [c, ''])),
   };
-  if (head) tableOpts.head = head.map((h) => (color ? chalk.bold(h) : h));
   if (isTty(out)) {
-    const natural: number[] = [];
-    for (let c = 0; c < ncols; c++) {
-      let w = head ? displayWidth(head[c]!) : 0;
-      for (const row of rows) w = Math.max(w, displayWidth(row[c] ?? ''));
-      natural.push(w + 2);
-    }
-    const width = opts.width ?? (typeof out.columns === 'number' && out.columns > 0 ? out.columns : stdoutColumns());
-    tableOpts.colWidths = fitColumns(natural, width - 1, keyColumn ? [true] : (head ?? []).map(isFixedColumn));
+    // The keys whole, the values cut to the rest of the line.
+    const keyWidth = rows.reduce((w, [k]) => Math.max(w, displayWidth(k!)), 0) + 2;
+    const valueWidth = rows.reduce((w, [, v]) => Math.max(w, displayWidth(v!)), 0) + 2;
+    tableOpts.colWidths = [keyWidth, Math.max(5, Math.min(valueWidth, terminalWidth(out, opts) - 1 - keyWidth))];
     tableOpts.wordWrap = false;
     tableOpts.truncate = '…';
   }
   const table = new Table(tableOpts);
-  for (const row of rows) table.push(keyColumn && color ? [chalk.bold(row[0] ?? ''), ...row.slice(1)] : row);
+  for (const row of rows) table.push(color ? [chalk.bold(row[0] ?? ''), ...row.slice(1)] : row);
   await put(out, `${table.toString().replace(/ +$/gm, '')}\n`);
 }
 
@@ -339,23 +289,61 @@ async function yamlSink(out: Out, fields: string[] | undefined, single: boolean)
   };
 }
 
-function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): Sink {
-  let cols: string[] | undefined;
+function recordSink(out: Out, fields: string[] | undefined, opts: WriteOptions): Sink {
+  const zone = opts.zone ?? timeZone();
   const rows: string[][] = [];
   return {
     async record(rec) {
-      if (opts.single) {
-        for (const k of fields ?? Object.keys(rec)) {
-          rows.push([k, tableCell(k, fields ? getPath(rec, k) : rec[k])]);
-        }
-        return;
-      }
-      cols ??= fields ?? opts.columns ?? Object.keys(rec);
-      rows.push(cols.map((c) => tableCell(c, getPath(rec, c))));
+      for (const k of fields ?? Object.keys(rec)) rows.push([k, cellText(columnFor(k), fields ? getPath(rec, k) : rec[k], zone)]);
     },
     async end(count) {
-      if (count === 0) return;
-      await renderTable(opts.single ? undefined : cols, rows, opts.single === true, out, opts);
+      if (count > 0) await renderRecord(rows, out, opts);
+    },
+  };
+}
+
+const viewOf = (columns: ListView | string[]): ListView => (Array.isArray(columns) ? { columns: columns.map(columnFor) } : columns);
+
+/** A list as a table, streamed: rows print as they come, fitted to widths taken from the first ones. */
+function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): Sink {
+  let writer: TableWriter | undefined;
+  let keys: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const tty = isTty(out);
+  return {
+    async record(rec) {
+      if (!writer) {
+        // Columns named by --fields are shown whole, as asked; else the resource's view.
+        const view = fields ? viewOf(fields) : viewOf(opts.columns ?? Object.keys(rec));
+        keys = view.columns.map((c) => c.key);
+        writer = tableWriter(view, {
+          zone: opts.zone ?? timeZone(),
+          width: tty ? terminalWidth(out, opts) : undefined,
+          wide: opts.format === 'wide' || fields !== undefined,
+          color: stdoutColor(),
+        });
+        // A slow source (a remote server's next page) must not hold the first rows back: the
+        // sample is laid out when it is this old, whatever its size. (A sample is small: written
+        // without waiting for 'drain'.)
+        const w = writer;
+        timer = setTimeout(() => {
+          const text = w.flush();
+          if (text) out.write(text);
+        }, SAMPLE_MS);
+        timer.unref();
+      }
+      const text = writer.add(keys.map((k) => getPath(rec, k)));
+      if (text === '') return;
+      clearTimeout(timer);
+      await put(out, text);
+    },
+    async end() {
+      clearTimeout(timer);
+      if (!writer) return;
+      const rest = writer.flush();
+      if (rest) await put(out, rest);
+      const note = writer.note();
+      if (tty && note) opts.onNote?.(note);
     },
   };
 }
@@ -382,8 +370,8 @@ function isIterable(x: unknown): x is RecordSource {
 
 /**
  * Writes records to `out` in the chosen format and returns how many were written (0: the caller
- * prints "No <things> found." for a table). json, ndjson, csv, yaml and quiet stream record by record
- * and wait for 'drain' when `out` is full; a table is laid out once all rows are in.
+ * prints "No <things> found." for a table). Every format streams record by record and waits for
+ * 'drain' when `out` is full; a table holds only its first rows back, to lay them out.
  */
 export async function writeRecords(
   records: RecordSource | Rec,
@@ -411,15 +399,18 @@ export async function writeRecords(
         sink = await yamlSink(out, fields, single);
         break;
       case 'table':
-        sink = tableSink(out, fields, opts);
+      case 'wide':
+        sink = single ? recordSink(out, fields, opts) : tableSink(out, fields, opts);
         break;
       default:
         throw new UsageError(`invalid output format "${String(opts.format)}": use one of ${FORMATS.join(', ')}`);
     }
   }
   let count = 0;
+  const known = opts.columns ? viewOf(opts.columns).columns.map((c) => c.key) : [];
   for await (const rec of source) {
-    if (count === 0 && fields) checkFields(fields, rec, opts.columns ?? []);
+    if (opts.signal?.aborted) break;
+    if (count === 0 && fields) checkFields(fields, rec, known);
     await sink.record(rec);
     count++;
     if (single) break;

@@ -18,13 +18,13 @@
 // memory in proportion to the list). Eight hexadecimal characters make a chance repeat among a
 // screenful of UUIDs about one in a billion; to act on ids, take them whole (-q, -o wide, json).
 import chalk from 'chalk';
-import { formatInstant, zoneNote, type Zone } from './dates.js';
-import { displayWidth, sanitize, truncate } from './render/text.js';
+import { formatInstant, zoneNote, type Zone } from '../dates.js';
+import { displayWidth, sanitize, truncate, wrap } from './text.js';
 
 export type ColumnKind = 'id' | 'date' | 'label' | 'text';
 
 export interface Column {
-  /** Key of the record; dots reach into nested objects (`details.name`). */
+  /** Key of the record; dots reach into nested objects (`details.name`): the caller reads it. */
   key: string;
   /** Heading; default the key. */
   header?: string;
@@ -48,29 +48,12 @@ const GAP = 2;
 // hidden instead. A label no longer than its minimum is never cut.
 const MIN_WIDTH: Record<ColumnKind, number> = { id: ID_PREFIX, date: 0, label: 20, text: 20 };
 
-type Rec = Record<string, unknown>;
-
 /** A column for a key named by `--fields`, its kind guessed from the name. */
 export function columnFor(key: string): Column {
   const last = key.slice(key.lastIndexOf('.') + 1);
   if (/(^d|D)ate$/.test(last)) return { key, kind: 'date' };
   if (/(^|[a-z])(id|Id)$/.test(last)) return { key, kind: 'id' };
   return { key, kind: 'text' };
-}
-
-function hasOwn(obj: unknown, key: string): boolean {
-  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key);
-}
-
-/** Value at a key, or a dotted path into nested objects (a literal key with dots wins). */
-export function valueAt(rec: unknown, path: string): unknown {
-  if (hasOwn(rec, path)) return (rec as Rec)[path];
-  let cur: unknown = rec;
-  for (const seg of path.split('.')) {
-    if (!hasOwn(cur, seg)) return undefined;
-    cur = (cur as Rec)[seg];
-  }
-  return cur;
 }
 
 // Most cells are printable ASCII: one native regex test spares them the per-character loops.
@@ -130,7 +113,7 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
   const lineWidth = (ws: number[], shown: number[]) => shown.reduce((sum, i) => sum + ws[i]!, 0) + GAP * (shown.length - 1);
   if (total === undefined) return { shown: all, widths: natural, prefix, hidden: [], cut: false };
   const avail = total - 1;
-  if (lineWidth(natural, all) <= avail) return { shown: all, widths: natural, prefix, hidden: [], cut: true };
+  if (lineWidth(natural, all) <= avail) return { shown: all, widths: withHeadroom(cols, natural, all, prefix, avail), prefix, hidden: [], cut: true };
 
   const full = natural.slice();
   if (!wide) {
@@ -169,7 +152,28 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
     extra -= add;
   });
   const hidden = all.filter((i) => !shown.has(i)).map((i) => heading(cols[i]!));
-  return { shown: order, widths, prefix, hidden, cut: true };
+  return { shown: order, widths: withHeadroom(cols, widths, order, prefix, avail), prefix, hidden, cut: true };
+}
+
+/**
+ * Room for the rows after the sample, out of what the line leaves free: a later `row 2999` after
+ * a sample of `row 0`…`row 199` is not cut while the terminal has space for it. Free text, then
+ * whole ids, then names get up to half their width again; the last column (never padded) all that
+ * is left.
+ */
+function withHeadroom(cols: Column[], widths: number[], shown: number[], prefix: (number | undefined)[], avail: number): number[] {
+  const out = widths.slice();
+  let slack = avail - (shown.reduce((sum, i) => sum + out[i]!, 0) + GAP * (shown.length - 1));
+  const last = shown[shown.length - 1]!;
+  const order: ColumnKind[] = ['text', 'id', 'label'];
+  for (const i of [...shown].sort((a, b) => order.indexOf(cols[a]!.kind) - order.indexOf(cols[b]!.kind))) {
+    if (i === last || cols[i]!.kind === 'date' || prefix[i] !== undefined || slack <= 0) continue;
+    const add = Math.min(slack, Math.max(4, Math.ceil(out[i]! / 2)));
+    out[i]! += add;
+    slack -= add;
+  }
+  if (slack > 0) out[last]! += slack;
+  return out;
 }
 
 /** One line of the table from the texts of all the columns; `style` marks headings (which keep whole). */
@@ -209,11 +213,14 @@ export interface TableWriterOptions {
 }
 
 export interface TableWriter {
-  /** Text to print for one more record: nothing while the sample fills, then the header and the sample, then its line. */
-  add(rec: Rec): string;
+  /**
+   * Text to print for one more record, given as its values of the view's columns, in order:
+   * nothing while the sample fills, then the header and the sample, then its line.
+   */
+  add(values: readonly unknown[]): string;
   /** Lays out now whatever was sampled (a slow source should not keep the first rows back); answers the text to print. */
   flush(): string;
-  /** The note for under the table: the zone, shortened ids, hidden columns; empty when there is nothing to say. */
+  /** The note for under the table (the zone, shortened ids, hidden columns), wrapped to the terminal; empty when there is nothing to say. */
   note(): string;
 }
 
@@ -225,7 +232,7 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
   let sample: string[][] | undefined = [];
   let started: number | undefined;
   let layout: Layout | undefined;
-  const texts = (rec: Rec) => cols.map((c) => cellText(c, valueAt(rec, c.key), opts.zone));
+  const texts = (values: readonly unknown[]) => cols.map((c, i) => cellText(c, values[i], opts.zone));
   const line = (t: string[]) => `${renderLine(layout!, t)}\n`;
 
   const flush = (): string => {
@@ -239,10 +246,10 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
   };
 
   return {
-    add(rec) {
-      if (!sample) return line(texts(rec));
+    add(values) {
+      if (!sample) return line(texts(values));
       started ??= now();
-      sample.push(texts(rec));
+      sample.push(texts(values));
       return sample.length >= sampleRows || now() - started >= sampleMs ? flush() : '';
     },
     flush,
@@ -254,7 +261,9 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
       if (layout.hidden.length > 0) {
         parts.push(`Hidden to fit ${opts.width} columns: ${layout.hidden.join(', ')} (-o wide or --fields shows them).`);
       }
-      return parts.join(' ');
+      // Wrapped to the terminal, as the table is.
+      const text = parts.join(' ');
+      return opts.width === undefined ? text : wrap(text, opts.width - 1).join('\n');
     },
   };
 }

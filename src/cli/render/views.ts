@@ -1,0 +1,81 @@
+// The tables of the lists: each list's columns (in the order shown) and which matter most to a
+// person (`priority`, most important first). On a narrow terminal ids shorten to prefixes, free
+// text (`text`) is cut before names, roles and types (`label`), and the columns last in priority
+// are hidden first (render/list-table.ts). `-o wide` and `--fields` show any of them whole.
+import type { Column, ListView } from './list-table.js';
+
+/** A rating as a person reads it at a glance. */
+export const ratingCell = (value: unknown): string =>
+  value === 'THUMBS_UP' ? '▲ up' : value === 'THUMBS_DOWN' ? '▼ down' : value === null || value === undefined ? '' : String(value);
+
+const RATING: Column = { key: 'rating', kind: 'label', cell: ratingCell };
+
+export const VARIABLE_TABLE: ListView = {
+  columns: [
+    { key: 'id', kind: 'id' },
+    { key: 'name', kind: 'label' },
+    { key: 'value', kind: 'text' },
+    { key: 'type', kind: 'label' },
+    { key: 'updatedDate', kind: 'date' },
+  ],
+  priority: ['name', 'value', 'type', 'updatedDate', 'id'],
+};
+
+export const ASSISTANT_TABLE: ListView = {
+  columns: [
+    { key: 'id', kind: 'id' },
+    { key: 'details.name', kind: 'label' },
+    { key: 'details.model', kind: 'label' },
+    { key: 'type', kind: 'label' },
+    { key: 'updatedDate', kind: 'date' },
+  ],
+  priority: ['details.name', 'details.model', 'type', 'updatedDate', 'id'],
+};
+
+export const MESSAGE_TABLE: ListView = {
+  columns: [
+    { key: 'createdDate', kind: 'date' },
+    { key: 'role', kind: 'label' },
+    { key: 'sessionId', kind: 'id' },
+    { key: 'chatType', kind: 'label' },
+    { key: 'content', kind: 'text' },
+    { key: 'id', kind: 'id' },
+  ],
+  priority: ['createdDate', 'role', 'content', 'id', 'sessionId', 'chatType'],
+};
+
+/** `messages list --feedback`: each message with its rating and the comment left with it. */
+export const RATED_MESSAGE_TABLE: ListView = {
+  columns: [
+    { key: 'createdDate', kind: 'date' },
+    { key: 'role', kind: 'label' },
+    { ...RATING, key: 'feedback.rating', header: 'rating' },
+    { key: 'sessionId', kind: 'id' },
+    { key: 'content', kind: 'text' },
+    { key: 'feedback.content', header: 'comment', kind: 'text' },
+    { key: 'id', kind: 'id' },
+  ],
+  priority: ['createdDate', 'feedback.rating', 'content', 'feedback.content', 'role', 'id', 'sessionId'],
+};
+
+export const FEEDBACK_TABLE: ListView = {
+  columns: [
+    { key: 'id', kind: 'id' },
+    { key: 'messageId', kind: 'id' },
+    { key: 'chatId', kind: 'id' },
+    RATING,
+    { key: 'content', kind: 'text' },
+    { key: 'createdDate', kind: 'date' },
+  ],
+  priority: ['createdDate', 'rating', 'content', 'messageId', 'id', 'chatId'],
+};
+
+export const UPSERT_HISTORY_TABLE: ListView = {
+  columns: [
+    { key: 'id', kind: 'id' },
+    { key: 'chatflowid', kind: 'id' },
+    { key: 'date', kind: 'date' },
+    { key: 'result', kind: 'text' },
+  ],
+  priority: ['date', 'chatflowid', 'result', 'id'],
+};
