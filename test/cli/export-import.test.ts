@@ -195,12 +195,12 @@ describe('import', () => {
         [message('z1'), 'not json', message('z3', { content: 42 }), '{"resource":"chatflow","data":{"id":"x"}}', message('z5'), message('z6', { role: 'bot' })].join('\n'),
       );
       const r = await cli(target, ['import', file('mixed.jsonl'), '--continue-on-error', '-o', 'json']);
-      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain('line 2: skipped: not valid JSON');
       expect(r.stderr).toContain('line 3: skipped: content must be a string');
       expect(r.stderr).toContain('line 4: skipped: unknown resource "chatflow"');
       expect(r.stderr).toContain('line 6: skipped: data.role must be userMessage or apiMessage');
-      expect(r.stderr).toContain('4 bad lines skipped');
+      expect(r.stderr).toContain('4 bad lines skipped (line 2, 3, 4, 6); the rest was imported');
       expect(JSON.parse(r.stdout)).toContainEqual({ resource: 'messages', records: 2, imported: 2, existing: 0 });
       expect(await ids()).toEqual(['z1', 'z5']);
     });

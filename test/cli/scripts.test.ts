@@ -1,10 +1,12 @@
 // What scripts and daily workflows lean on: bulk commands that try every argument, paths checked
 // before any work, names wherever an id is taken, chatflows by name, enum values in any case,
 // `diff --exit-code`.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHome, runCli, type CliOptions } from '../helpers/cli.js';
+import { createHome, runCli, spawnCli, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -167,5 +169,72 @@ describe('diff --exit-code', () => {
     expect((await runCli(['assistants', 'diff', ...sides, '--exit-code', '-o', 'json'], opts)).exitCode).toBe(0);
     await call('POST', `${other.api}/assistants`, { details: { name: 'only-there' } });
     expect((await runCli(['assistants', 'diff', ...sides, '--exit-code', '-o', 'json'], opts)).exitCode).toBe(1);
+  });
+});
+
+describe('import: every bad line named, the rest imported with --continue-on-error', () => {
+  const variable = (n: number, value: string) =>
+    `{"resource":"variable","data":{"id":"0e8b1a64-7b5a-4f5e-9d5e-2a7f6f1d9c${String(n).padStart(2, '0')}","name":"IMP_${n}","value":${value}}}`;
+  const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+  const big = JSON.stringify('x'.repeat(1_000_000));
+
+  it('too deep, too big, wrong types: exit 2 naming the line; --continue-on-error imports the rest and exits 1 with a summary', async () => {
+    const home = createHome();
+    const file = join(home.dir, 'bad.jsonl');
+    writeFileSync(file, [variable(1, '"a"'), variable(2, deep), variable(3, big), variable(4, '{"not":"a string"}'), variable(5, '"e"')].join('\n'));
+    const deepOnly = join(home.dir, 'deep.jsonl');
+    writeFileSync(deepOnly, [variable(1, '"a"'), variable(2, deep)].join('\n'));
+    const stop = await cli(['import', deepOnly]);
+    expect(stop.exitCode).toBe(2);
+    expect(stop.stderr).toMatch(/line 2: nested too deep to be sent/);
+    expect(stop.stderr).not.toContain('Maximum call stack');
+    const go = await cli(['import', file, '--continue-on-error', '-o', 'json']);
+    expect(go.exitCode, go.stderr).toBe(1);
+    expect(go.stderr).toContain('line 2: skipped: nested too deep to be sent');
+    expect(go.stderr).toMatch(/line 3: skipped: too big to send/);
+    expect(go.stderr).toMatch(/line 4: skipped: .*value/);
+    expect(go.stderr).toContain('3 bad lines skipped (line 2, 3, 4); the rest was imported');
+    const names = (await variables()).map((v) => v.name).filter((n) => n.startsWith('IMP_'));
+    expect(names.sort()).toEqual(['IMP_1', 'IMP_5']);
+  });
+
+  it('Ctrl-C during an import says what got in', async () => {
+    // A server that takes the first batch and never answers the second.
+    let posts = 0;
+    let second: () => void = () => undefined;
+    const secondArrived = new Promise<void>((resolve) => (second = resolve));
+    const hung = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.method === 'POST' && ++posts === 2) second();
+        if (req.method === 'POST' && posts === 1) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"affected":5000}');
+        } else if (req.method !== 'POST') {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end('{"message":"not here"}');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = createHome();
+      const file = join(home.dir, 'many.jsonl');
+      const lines = [];
+      for (let i = 0; i < 6000; i++) lines.push(`{"resource":"variable","data":{"id":"0e8b1a64-7b5a-4f5e-9d5e-${String(i).padStart(12, '0')}","name":"V${i}"}}`);
+      writeFileSync(file, lines.join('\n'));
+      const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+      const proc = spawnCli(['import', file, '--timeout', '60'], { home, url });
+      await secondArrived;
+      // The first answer reaches the CLI at once; give a loaded machine time to read it.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      proc.kill('SIGINT');
+      const r = await proc;
+      expect(r.exitCode).toBe(130);
+      expect(String(r.stderr)).toMatch(/interrupted at line \d+: imported 5000 variables/);
+    } finally {
+      hung.closeAllConnections();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
   });
 });

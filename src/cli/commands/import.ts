@@ -10,7 +10,7 @@ export const importCommand: CommandDef = {
   flags: [
     ...DATA,
     { flags: '--dry-run', help: 'read and check every line, and count what would be imported; send nothing' },
-    { flags: '--continue-on-error', help: 'skip bad lines (and records the server refuses), report them, and go on' },
+    { flags: '--continue-on-error', help: 'skip bad lines (and records the server refuses), report each, import the rest; exit 1 with a summary if any was skipped' },
     { flags: '--resources <list>', help: 'only these: variables,assistants,messages,feedback,upsert-history (default: all)' },
     ...PROGRESS,
   ],
@@ -24,7 +24,8 @@ export const importCommand: CommandDef = {
     '\nLines are sent in batches (one transaction each) in the order of the file, two at a time. A bad\n' +
     'line stops the import with its line number, and nothing of its batch is written; the batches\n' +
     'before it (and one already sent after it) stay imported, and running the import again skips\n' +
-    'what is already there.\n',
+    'what is already there. A line that cannot be parsed or sent (not JSON, nested too deep, bigger than\n' +
+    'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n',
   bulk: true,
   handler: () => import('../handlers/import.js').then((m) => m.importFile),
 };

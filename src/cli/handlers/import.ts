@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { ChatflowError, DEFAULT_BATCH, type ChatflowClient } from '../../client/index.js';
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError, UserError } from '../core/errors.js';
 import { createProgress, type Progress } from '../progress.js';
 import { plural } from '../render/text.js';
 import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../transfer.js';
@@ -124,15 +124,37 @@ function send(client: ChatflowClient, batch: Batch): Promise<{ affected: number 
   }
 }
 
-/** A batch the server refused as invalid (the whole batch is one transaction: nothing was written). */
-const isRejection = (err: unknown): err is ChatflowError =>
-  err instanceof ChatflowError && err.kind === 'http' && [400, 409, 413, 422].includes(err.status ?? 0);
+/**
+ * A batch that could not be written because of its lines: the server refused it as invalid (the
+ * whole batch is one transaction: nothing was written), or a record nests too deep to be sent
+ * at all (JSON.stringify runs out of stack: a RangeError).
+ */
+const isRejection = (err: unknown): err is ChatflowError | RangeError =>
+  err instanceof RangeError || (err instanceof ChatflowError && err.kind === 'http' && [400, 409, 413, 422].includes(err.status ?? 0));
 
-/** The server names an item of the array as `[i]`: turn that into the item's line number. */
-function rejectionMessage(err: ChatflowError, batch: Batch): string {
+const TOO_DEEP = 'nested too deep to be sent';
+
+/** Which item of a batch cannot be serialised (found only once sending failed so). */
+function unsendable(batch: Batch): number {
+  return batch.items.findIndex((item) => {
+    try {
+      JSON.stringify(item);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** The line a refusal names (the server names an item of the array as `[i]`), and why. */
+function rejectionMessage(err: ChatflowError | RangeError, batch: Batch): string {
+  if (err instanceof RangeError) {
+    const line = batch.lines[unsendable(batch)];
+    return line === undefined ? TOO_DEEP : `line ${line}: ${TOO_DEEP}`;
+  }
   const m = /\[(\d+)\]\.?/.exec(err.message);
-  const line = m ? batch.lines[Number(m[1])] : undefined;
-  return line === undefined ? err.message : `line ${line}: ${err.message.replace(m![0], '')}`;
+  const line = m ? batch.lines[Number(m[1])] : batch.lines.length === 1 ? batch.lines[0] : undefined;
+  return line === undefined ? err.message : `line ${line}: ${err.message.replace(m?.[0] ?? '', '')}`;
 }
 
 const span = (lines: number[]) => (lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]}`);
@@ -145,6 +167,8 @@ interface Tally {
 class Importer {
   readonly tally = new Map<Resource, Tally>(RESOURCES.map((r) => [r, { records: 0, imported: 0 }]));
   bad = 0;
+  /** The first bad lines' numbers, for the summary. */
+  readonly badLines: number[] = [];
   unselected = 0;
   private batch: Batch | undefined;
   private inFlight: Promise<void>[] = [];
@@ -170,12 +194,13 @@ class Importer {
     const { resource, chatflowid, data } = parsed;
     // `data` is part of the line: the line's size bounds the size of the record sent.
     const bytes = Buffer.byteLength(text) + 1;
+    const { maxBytes, maxItems } = this.client?.batch ?? DEFAULT_BATCH;
+    if (bytes > maxBytes) return this.badLine(lineNo, `too big to send (${bytes} bytes; a request carries at most ${maxBytes})`);
     const b = this.batch;
     // A batch holds one resource of one chatflow, and keeps the file's order: feedback is sent
     // only after the messages before it.
     // Within the client's bounds (a dry run has no client): a line's bytes bound its record's
     // JSON, so the client never splits a batch into several transactions.
-    const { maxBytes, maxItems } = this.client?.batch ?? DEFAULT_BATCH;
     if (b && (b.resource !== resource || b.chatflowid !== chatflowid || b.items.length >= maxItems || b.bytes + bytes > maxBytes)) {
       await this.flush();
     }
@@ -197,6 +222,7 @@ class Importer {
       throw new UsageError(`line ${lineNo}: ${why}${written}; fix the line, or skip bad lines with --continue-on-error`);
     }
     this.bad++;
+    if (this.badLines.length < 10) this.badLines.push(lineNo);
     if (this.bad <= MAX_REPORTED) this.progress.interrupt(() => this.opts.warn(`line ${lineNo}: skipped: ${why}`));
     if (this.bad === MAX_REPORTED + 1) this.progress.interrupt(() => this.opts.warn('more bad lines: only counting them from now on'));
   }
@@ -244,11 +270,8 @@ class Importer {
       if (!isRejection(err)) throw err;
       const what = `${batch.resource}${batch.chatflowid === undefined ? '' : ` of chatflow ${batch.chatflowid}`}`;
       if (!this.opts.continueOnError) {
-        throw new ChatflowError(
-          'http',
-          `the server refused ${span(batch.lines)} (${what}): ${rejectionMessage(err, batch)}; nothing of these lines was imported`,
-          { status: err.status },
-        );
+        const refused = `${err instanceof RangeError ? 'could not send' : 'the server refused'} ${span(batch.lines)} (${what}): ${rejectionMessage(err, batch)}`;
+        throw new UsageError(`${refused}; nothing of these lines was imported; fix the line, or skip bad lines with --continue-on-error`);
       }
       // Find the bad records: one request each, for this batch only.
       for (const [i, item] of batch.items.entries()) {
@@ -259,7 +282,7 @@ class Importer {
         } catch (e) {
           if (!isRejection(e)) throw e;
           tally.records--;
-          await this.badLine(one.lines[0]!, e.message.replace(/^\[0\]\.?/, ''));
+          await this.badLine(one.lines[0]!, e instanceof RangeError ? TOO_DEEP : e.message.replace(/^\[0\]\.?/, ''));
         }
       }
     }
@@ -267,7 +290,13 @@ class Importer {
   }
 }
 
-export async function importFile(ctx: Context, file: string, opts: ImportFlags): Promise<void> {
+/** What the server has acknowledged so far, per resource: `12 variables, 5000 messages`. */
+function written(importer: Importer): string {
+  const parts = RESOURCES.map((r) => [r, importer.tally.get(r)!.imported] as const).filter(([, n]) => n > 0);
+  return parts.length ? parts.map(([r, n]) => `${n} ${r}`).join(', ') : 'nothing';
+}
+
+export async function importFile(ctx: Context, file: string, opts: ImportFlags): Promise<number | void> {
   const resources = new Set(parseResources(opts.resources));
   let input: NodeJS.ReadableStream;
   let size: number | undefined;
@@ -285,6 +314,16 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
   const importer = new Importer(client, { continueOnError: opts.continueOnError === true, resources, warn: (msg) => ctx.out.warn(msg) }, progress);
   const started = performance.now();
   let lineNo = 0;
+  // Ctrl-C: say what got in (batches the server acknowledged; one in flight may have too).
+  const onSignal = () => {
+    progress.done();
+    ctx.out.note(
+      `interrupted at line ${lineNo}: imported ${written(importer)}` +
+        (opts.dryRun ? '' : ' (a batch in flight may be in too); running the import again skips what is there'),
+    );
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
   try {
     for await (const { lines, bytes } of readLines(input)) {
       for (const text of lines) await importer.line(text, ++lineNo);
@@ -293,6 +332,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
     await importer.flush();
     await importer.settle();
   } finally {
+    process.removeListener('SIGINT', onSignal);
     progress.done();
   }
 
@@ -309,4 +349,8 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
       (importer.bad ? `, ${plural(importer.bad, 'bad line')} skipped` : '') +
       (importer.unselected ? `, ${plural(importer.unselected, 'line')} of other resources left out` : ''),
   );
+  if (importer.bad) {
+    const which = [...importer.badLines].sort((a, b) => a - b).join(', ') + (importer.bad > importer.badLines.length ? ', …' : '');
+    throw new UserError(`${plural(importer.bad, 'bad line')} skipped (line ${which}); the rest was ${opts.dryRun ? 'checked' : 'imported'}`, EXIT.error);
+  }
 }
