@@ -38,7 +38,7 @@
 //    of another chatflow (2,000 messages) one request after the other: their latency's p99 says
 //    how long the delete kept readers waiting.
 import { spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,6 +46,7 @@ import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SESSION, START, benchMessage } from './lib/messages.js';
 import { runCli as measureCli } from './lib/run-cli.js';
 
 // bench/run.js hands every benchmark the same options: unknown ones are left alone.
@@ -100,35 +101,10 @@ process.on('exit', () => {
 
 // ---------------------------------------------------------------- data
 
-const SESSION = 10;
-const START = Date.UTC(2025, 0, 1);
 const sessions = Math.ceil(N / SESSION);
 
 /** Message `i` of a chatflow (of `sessionCount` sessions over the year). */
-function message(i, chatflowid, sessionCount) {
-  const s = Math.floor(i / SESSION);
-  const start = START + Math.floor((s * 365 * 86_400_000) / sessionCount);
-  return {
-    id: values.ids === 'uuid' ? randomUUID() : `${chatflowid === FLOW ? 'm' : 'o'}${String(i).padStart(8, '0')}`,
-    role: i % 2 ? 'apiMessage' : 'userMessage',
-    chatflowid,
-    content: i % 2
-      ? `Answer ${i}: open Settings → Security and choose "Reset password"; a link arrives by e-mail within a minute.`
-      : `Question ${i}: how do I reset my password?`,
-    sourceDocuments: null,
-    usedTools: i % 20 === 1 ? [{ tool: 'search', toolInput: { q: 'reset password' }, toolOutput: 'kb#12' }] : null,
-    fileAnnotations: null,
-    agentReasoning: null,
-    fileUploads: null,
-    action: null,
-    chatType: s % 7 === 0 ? 'EXTERNAL' : 'INTERNAL',
-    chatId: `c-${s}`,
-    memoryType: 'Buffer Memory',
-    sessionId: `s-${s}`,
-    leadEmail: null,
-    createdDate: new Date(start + (i % SESSION) * 1000).toISOString(),
-  };
-}
+const message = (i, chatflowid, sessionCount) => benchMessage(i, chatflowid, sessionCount, { ids: values.ids, prefix: chatflowid === FLOW ? 'm' : 'o' });
 
 /** The export line of a message of `FLOW`: its `data` is the text between LINE_HEAD and the last `}`. */
 const LINE_HEAD = `{"resource":"message","chatflowid":"${FLOW}","data":`;

@@ -9,9 +9,11 @@ export interface ScopeFlags {
   allChatflows?: boolean;
 }
 
-export async function chatflowScope(client: ChatflowClient, flags: ScopeFlags): Promise<Chatflow[]> {
+/** `all`: neither flag means every chatflow (a search); else one of them must be given (a prune). */
+export async function chatflowScope(client: ChatflowClient, flags: ScopeFlags, opts: { all?: boolean } = {}): Promise<Chatflow[]> {
   const given = [...new Set(flags.chatflow ?? [])];
   if (flags.allChatflows && given.length) throw new UsageError('give --chatflow or --all-chatflows, not both');
+  if (opts.all && !given.length) return client.chatflows.list();
   if (!flags.allChatflows && !given.length) throw new UsageError('say which chatflows: --chatflow ID|NAME (repeatable) or --all-chatflows');
   if (flags.allChatflows) return client.chatflows.list();
   let listed: Chatflow[] = [];

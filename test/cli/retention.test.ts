@@ -1,5 +1,5 @@
-// Retention and privacy from the command line: `messages prune` against our service (SQLite) and
-// against the Flowise fixture, through the client's exact deletes.
+// Retention and privacy from the command line: `messages prune` and `privacy find|erase` against
+// our service (SQLite) and against the Flowise fixture, through the client's exact deletes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliOptions } from '../helpers/cli.js';
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
@@ -91,5 +91,69 @@ describe('messages prune against Flowise', () => {
     expect(deletes).toHaveLength(1);
     const again = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fx-a', '--yes']);
     expect([again.exitCode, fx.requests.filter((q) => q.method === 'DELETE').length]).toEqual([0, 1]);
+  });
+});
+
+/** A person's chat (lead e-mail on its first message only) in a chatflow, beside someone else's. */
+const people = (flow: string) => [
+  { id: `${flow}-p1`, role: 'userMessage', content: 'hi, I am Ana', chatId: `${flow}-ana`, sessionId: `${flow}-s-ana`, leadEmail: 'Ana@Example.com', createdDate: at(0) },
+  { id: `${flow}-p2`, role: 'apiMessage', content: 'hello Ana', chatId: `${flow}-ana`, sessionId: `${flow}-s-ana`, createdDate: at(1000) },
+  { id: `${flow}-o1`, role: 'userMessage', content: 'someone else', chatId: `${flow}-bob`, sessionId: `${flow}-s-bob`, leadEmail: 'bob@example.com', createdDate: at(0) },
+];
+
+describe('privacy against our service', () => {
+  let server: TestServer;
+  const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { url: server.url, ...opts });
+  const ids = async (flow: string) => (await call<{ id: string }[]>('GET', `${server.api}/chatmessage/${flow}`)).body.map((m) => m.id).sort();
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    for (const flow of ['p1', 'p2', 'p3']) expect((await call('POST', `${server.api}/chatmessage/${flow}`, people(flow))).status).toBeLessThan(300);
+    expect((await call('POST', `${server.api}/feedback`, { messageId: 'p2-p2', rating: 'THUMBS_UP' })).status).toBeLessThan(300);
+  });
+  afterAll(() => server?.dispose());
+
+  it('find by lead e-mail: each chat whole, in every chatflow; erase: a JSON report of what went, and nothing else goes', async () => {
+    const found = await cli(['privacy', 'find', '--lead-email', 'ana@example.com', '-o', 'json']);
+    expect(found.exitCode, found.stderr).toBe(0);
+    expect((JSON.parse(found.stdout) as { chatId: string; messages: number; feedback: number }[]).map((c) => [c.chatId, c.messages, c.feedback])).toEqual([
+      ['p1-ana', 2, 0],
+      ['p2-ana', 2, 1],
+      ['p3-ana', 2, 0],
+    ]);
+    const r = await cli(['privacy', 'erase', '--lead-email', 'ana@example.com', '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({
+      matching: { leadEmail: 'ana@example.com' },
+      chatflowsSearched: 3,
+      total: { chats: 3, messages: 6, feedback: 1 },
+      chatflows: ['p1', 'p2', 'p3'].map((f) => ({ chatflowId: f, chats: 1, messages: 2 })),
+    });
+    expect(Date.parse(report.erasedAt)).toBeGreaterThan(0);
+    for (const flow of ['p1', 'p2', 'p3']) expect(await ids(flow)).toEqual([`${flow}-o1`]);
+    const again = await cli(['privacy', 'erase', '--lead-email', 'ana@example.com', '--yes', '-o', 'json']);
+    expect([again.exitCode, JSON.parse(again.stdout).total]).toEqual([0, { chats: 0, messages: 0, feedback: 0 }]);
+  });
+});
+
+describe('privacy against Flowise', () => {
+  let fx: FlowiseFixture;
+  const cli = (args: string[]) => runCli(args, { url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } });
+
+  beforeAll(async () => {
+    fx = await startFlowiseFixture();
+    for (const flow of ['fp-a', 'fp-b']) fx.seed(flow, { messages: people(flow).map((m) => ({ ...m, ms: true })) });
+  });
+  afterAll(() => fx?.close());
+
+  it('erase by session id: one exact delete by chat id per chat, across chatflows', async () => {
+    const r = await cli(['privacy', 'erase', '--session-id', 'fp-b-s-ana', '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).chats).toEqual([{ chatflowId: 'fp-b', chatId: 'fp-b-ana', messages: 2, feedback: 0 }]);
+    const deletes = fx.requests.filter((q) => q.method === 'DELETE').map((q) => q.url);
+    expect(deletes).toEqual([expect.stringContaining('/chatmessage/fp-b?chatId=fp-b-ana')]);
+    const left = await cli(['privacy', 'find', '--lead-email', 'ANA@example.com', '-o', 'json']);
+    expect((JSON.parse(left.stdout) as { chatId: string }[]).map((c) => c.chatId)).toEqual(['fp-a-ana']);
   });
 });

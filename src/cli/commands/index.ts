@@ -11,6 +11,7 @@ import { exportCommand } from './export.js';
 import { feedback } from './feedback.js';
 import { importCommand } from './import.js';
 import { messages } from './messages.js';
+import { privacy } from './privacy.js';
 import { serve } from './serve.js';
 import { stats } from './stats.js';
 import { upsertHistory } from './upsert-history.js';
@@ -21,6 +22,7 @@ export const COMMANDS: CommandDef[] = [
   feedback,
   assistants,
   messages,
+  privacy,
   upsertHistory,
   chatflows,
   stats,
