@@ -157,3 +157,33 @@ describe('privacy against Flowise', () => {
     expect((JSON.parse(left.stdout) as { chatId: string }[]).map((c) => c.chatId)).toEqual(['fp-a-ana']);
   });
 });
+
+describe('export --redact', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    const messages = [
+      { id: 'r1', role: 'userMessage', content: 'write to ana.b+x@mail.example.org or Bob@Example.COM, not a@b', leadEmail: 'ana.b+x@mail.example.org', createdDate: at(0) },
+      { id: 'r2', role: 'apiMessage', content: 'noted', usedTools: [{ tool: 'crm', toolInput: { to: 'ana.b+x@mail.example.org' }, toolOutput: 'ok' }], createdDate: at(1) },
+    ];
+    expect((await call('POST', `${server.api}/chatmessage/rf`, messages)).status).toBeLessThan(300);
+  });
+  afterAll(() => server?.dispose());
+
+  it('masks every e-mail address in any string and each leadEmail; the rest as exported', async () => {
+    const [plain, red] = await Promise.all([
+      runCli(['export', '--resources', 'messages'], { url: server.url }),
+      runCli(['export', '--resources', 'messages', '--redact'], { url: server.url }),
+    ]);
+    expect(red.exitCode, red.stderr).toBe(0);
+    const data = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l).data);
+    const [r1, r2] = data(red.stdout);
+    expect(r1.content).toBe('write to [email redacted] or [email redacted], not a@b');
+    expect(r1.leadEmail).toBe('[email redacted]');
+    expect(r2.usedTools).toEqual([{ tool: 'crm', toolInput: { to: '[email redacted]' }, toolOutput: 'ok' }]);
+    expect(red.stdout).not.toMatch(/example\.(org|com)/i);
+    const [p1, p2] = data(plain.stdout);
+    expect({ ...p1, content: r1.content, leadEmail: r1.leadEmail }).toEqual(r1);
+    expect({ ...p2, usedTools: r2.usedTools }).toEqual(r2);
+  });
+});

@@ -10,6 +10,7 @@ export const exportCommand: CommandDef = {
     { flags: '--chatflow <id>', help: 'only this chatflow (repeatable; default: every chatflow the server lists)', values: CHATFLOW, repeatable: true },
     { flags: '--resources <list>', help: 'comma-separated: variables,assistants,messages,feedback,upsert-history (default: all)' },
     { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: OUTPUT_FILE },
+    { flags: '--redact', help: 'mask every e-mail address in the records, and each leadEmail, as [email redacted] (README: Retention and privacy)' },
     ...PROGRESS,
     ...CONNECTION,
     ...GENERAL,
@@ -18,6 +19,7 @@ export const exportCommand: CommandDef = {
     'chatflow export --out backup.jsonl                        # everything',
     'chatflow export --chatflow flow1 --resources messages,feedback -f flow1.jsonl',
     'chatflow export | gzip > backup.jsonl.gz',
+    'chatflow export --chatflow support-bot --resources messages --redact -f for-analysis.jsonl',
     'chatflow export --url http://flowise:3000 --api-key "$KEY" -f flowise.jsonl && chatflow import flowise.jsonl',
   ],
   notes:

@@ -15,6 +15,7 @@ interface ExportFlags {
   resources?: string;
   out?: string;
   progress?: boolean;
+  redact?: boolean;
 }
 
 /** Lines are gathered into chunks of about this many characters: one write per line costs more than the line. */
@@ -92,7 +93,7 @@ async function totalOf(client: ChatflowClient, sources: Source[]): Promise<numbe
   return total;
 }
 
-async function writeAll(client: ChatflowClient, sources: Source[], writer: ChunkWriter, progress: Progress) {
+async function writeAll(client: ChatflowClient, sources: Source[], writer: ChunkWriter, progress: Progress, redact?: (text: string) => string) {
   const counts = new Map<Resource, number>();
   for (const source of sources) {
     // The constant part of each line, built once per list.
@@ -102,7 +103,7 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
     let n = 0;
     for await (const texts of records(client, source)) {
       let lines = '';
-      for (const text of texts) lines += `${head}${text}}\n`;
+      for (const text of texts) lines += `${head}${redact ? redact(text) : text}}\n`;
       await writer.write(lines);
       n += texts.length;
       progress.add(texts.length);
@@ -174,7 +175,7 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
   const dest = destination(opts.out, ctx.out.stdout);
   let counts: Map<Resource, number>;
   try {
-    counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress);
+    counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress, opts.redact ? (await import('../redact.js')).redactJson : undefined);
     await dest.finish();
   } catch (err) {
     await dest.abandon();
