@@ -52,12 +52,6 @@ export const mutation = (opts: { destructive?: boolean } = {}): FlagDef[] => (op
 /** A whole JSON request body from a file (create, update). */
 export const BODY_FILE: FlagDef = { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin (flags override its keys)', values: INPUT_FILE };
 
-/** Progress of long work on stderr: by default only on a terminal. */
-export const PROGRESS: FlagDef[] = [
-  { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
-  { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
-];
-
 /** The chatflows a command over many acts on (../chatflow-scope.ts). */
 export const SCOPE: FlagDef[] = [
   { flags: '--chatflow <id|name>', help: 'a chatflow, by id or name (repeatable)', values: CHATFLOW, repeatable: true },
