@@ -43,6 +43,12 @@ export const PAGE: FlagDef[] = [
   { flags: '--limit <n>', help: 'page size, at most 1000' },
 ];
 
+/** A progress bar on stderr for long work: on a terminal unless --no-progress, elsewhere with --progress. */
+export const PROGRESS: FlagDef[] = [
+  { flags: '--progress', help: 'show progress on stderr even when it is not a terminal' },
+  { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
+];
+
 export const DRY_RUN: FlagDef = { flags: '--dry-run', help: 'print the request that would be sent, and send nothing' };
 export const YES: FlagDef = { flags: '-y, --yes', help: 'do not ask for confirmation' };
 
