@@ -238,3 +238,23 @@ describe('import: every bad line named, the rest imported with --continue-on-err
     }
   });
 });
+
+describe('errors in the words the user typed', () => {
+  it("a server's field becomes the flag, its route the command", async () => {
+    const tooLong = await cli(['vars', 'set', 'LONG_TYPE', 'v', '--type', 'x'.repeat(70)]);
+    expect(tooLong.exitCode).toBe(2);
+    expect(tooLong.stderr).toBe('chatflow: --type must be at most 64 characters\n');
+    const home = createHome();
+    const body = join(home.dir, 'a.json');
+    writeFileSync(body, '{"details":{"temperature":"hot"}}');
+    const temp = await cli(['assistants', 'create', '--name', 'hot', '--file', body]);
+    expect(temp.stderr).toMatch(/^chatflow: --temperature must be /);
+    await call('POST', `${server.api}/chatmessage/flow-rated`, [{ id: 'rated-1', role: 'apiMessage', content: 'a' }]);
+    const first = await cli(['feedback', 'create', '--message-id', 'rated-1', '--rating', 'up', '-o', 'json']);
+    const id = JSON.parse(first.stdout).id as string;
+    const second = await cli(['feedback', 'create', '--message-id', 'rated-1', '--rating', 'down']);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toContain(`change it with 'chatflow feedback update ${id}'`);
+    expect(second.stderr).not.toMatch(/PUT|\/feedback/);
+  });
+});
