@@ -26,7 +26,7 @@ async function loggedIn(home: CliHome, profile = 'prod'): Promise<void> {
 async function whereVariablesGo(home: CliHome): Promise<string> {
   const r = await runCli(['vars', 'set', 'WHERE', 'x', '--debug', '-o', 'json'], { home });
   expect(r.exitCode, r.stderr).toBe(0);
-  return r.stderr.includes('embedded service on') ? 'embedded' : 'server';
+  return r.stderr.includes('debug: embedded service') ? 'embedded' : 'server';
 }
 
 describe('profiles', () => {
