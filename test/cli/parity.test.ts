@@ -80,7 +80,7 @@ const LISTS: [string, string[], string[]][] = [
   ['a plain --start-date takes a row stored at midnight', ['--start-date', '2026-03-20'], ['p5', 'p6']],
   ['both bounds are inclusive', ['--start-date', '2026-02-15T12:00:00Z', '--end-date', '2026-02-15T12:00:05Z'], ['p3', 'p4']],
   ['--chat-type, newest first', ['--chat-type', 'EXTERNAL', '--order', 'desc'], ['p6', 'p5', 'p4', 'p3']],
-  ['--chat-type is exact (case too)', ['--chat-type', 'external'], []],
+  ['--chat-type in any case, sent as the server spells it', ['--chat-type', 'external'], ['p3', 'p4', 'p5', 'p6']],
   ['--memory-type with --session-id', ['--memory-type', 'Buffer Memory', '--session-id', 's3'], ['p5', 'p6']],
   ['--feedback: only rated messages', ['--feedback'], ['p2', 'p4', 'p6']],
   ['--feedback-type: only those rated so', ['--feedback-type', 'down'], ['p4']],
