@@ -1,7 +1,7 @@
 // The five record groups of the interface: each field is written once here, and the create,
 // update and response shapes are derived from it.
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
-import { DateTime, FreeId, Nullable, StringEnum, Uuid } from './common.js';
+import { DateInput, DateTime, FreeId, Nullable, StringEnum, Uuid } from './common.js';
 import {
   ASSISTANT_TOOLS,
   ASSISTANT_TYPES,
@@ -148,7 +148,7 @@ export const ChatMessageIngest = Type.Object({
   id: Type.Optional(FreeId),
   role: messageFields.role,
   chatId: Type.Optional(messageFields.chatId),
-  createdDate: Type.Optional(DateTime),
+  createdDate: Type.Optional(DateInput),
 });
 
 // ---------------------------------------------------------------- upsert history
@@ -162,7 +162,7 @@ export const UpsertHistoryIngest = Type.Object({
   id: Type.Optional(FreeId),
   result: Type.Optional(UpsertPayload),
   flowData: Type.Optional(UpsertPayload),
-  date: Type.Optional(DateTime),
+  date: Type.Optional(DateInput),
 });
 export const UpsertHistoryDelete = Type.Object({
   ids: Type.Array(FreeId, { maxItems: 10_000 }),
@@ -178,14 +178,14 @@ export const Chatflow = Type.Object({ id: FreeId, name: Type.String() });
 export const VariableIngest = Type.Object({
   ...VariableCreate.properties,
   id: Type.Optional(Uuid),
-  createdDate: Type.Optional(DateTime),
-  updatedDate: Type.Optional(DateTime),
+  createdDate: Type.Optional(DateInput),
+  updatedDate: Type.Optional(DateInput),
 });
 export const FeedbackIngest = Type.Object({
   ...FeedbackCreate.properties,
   content: Type.Optional(Nullable(feedbackFields.content)),
   id: Type.Optional(Uuid),
-  createdDate: Type.Optional(DateTime),
+  createdDate: Type.Optional(DateInput),
 });
 export const AssistantIngest = Type.Object({
   details: AssistantDetails,
@@ -193,8 +193,8 @@ export const AssistantIngest = Type.Object({
   iconSrc: Type.Optional(Nullable(assistantFields.iconSrc)),
   type: Type.Optional(assistantFields.type),
   id: Type.Optional(Uuid),
-  createdDate: Type.Optional(DateTime),
-  updatedDate: Type.Optional(DateTime),
+  createdDate: Type.Optional(DateInput),
+  updatedDate: Type.Optional(DateInput),
 });
 
 export type Variable = Static<typeof Variable>;

@@ -1,6 +1,6 @@
 // Every route of the service, once: the server registers and validates from this table, the
 // OpenAPI document is generated from it, and the client takes its request types from it.
-import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 import {
   Affected,
   ChatflowIdParam,
@@ -62,6 +62,14 @@ export interface RouteSpec {
   extension?: boolean;
 }
 
+/**
+ * Query parameters: an unknown one is 400 on every route, never ignored, so that a mistyped
+ * filter cannot widen a list or a delete.
+ */
+const Query = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
+/** The query of a route that takes none. */
+export const NO_QUERY = Query({});
+
 const DateRange = {
   startDate: Type.Optional(DateBound),
   endDate: Type.Optional(DateBound),
@@ -104,7 +112,7 @@ export const routes = {
   },
   listVariables: {
     method: 'GET', path: '/variables', tag: 'variables', summary: 'List variables, most recently updated first',
-    query: Type.Object({ ...Pagination }), response: Type.Array(Variable), errors: [], list: true,
+    query: Query({ ...Pagination }), response: Type.Array(Variable), errors: [], list: true,
   },
   updateVariable: {
     method: 'PUT', path: '/variables/:id', tag: 'variables', summary: 'Update a variable (given fields only)',
@@ -123,7 +131,7 @@ export const routes = {
   listFeedback: {
     method: 'GET', path: '/feedback/:id', tag: 'feedback', summary: 'List the feedback of a chatflow',
     params: ChatflowIdParam,
-    query: Type.Object({
+    query: Query({
       chatId: Type.Optional(FreeId),
       sortOrder: Type.Optional(SortOrderParam),
       order: Type.Optional(SortOrderParam),
@@ -152,7 +160,7 @@ export const routes = {
   },
   listAssistants: {
     method: 'GET', path: '/assistants', tag: 'assistants', summary: 'List assistants',
-    query: Type.Object({ type: Type.Optional(StringEnum(ASSISTANT_TYPES)), ...Pagination }),
+    query: Query({ type: Type.Optional(StringEnum(ASSISTANT_TYPES)), ...Pagination }),
     response: Type.Array(Assistant), errors: [], list: true,
   },
   getAssistant: {
@@ -176,7 +184,7 @@ export const routes = {
   listMessages: {
     method: 'GET', path: '/chatmessage/:id', tag: 'chat messages', summary: 'List the messages of a chatflow',
     params: ChatflowIdParam,
-    query: Type.Object({
+    query: Query({
       ...messageFilters,
       order: Type.Optional(SortOrderParam),
       feedback: Type.Optional(QueryBoolean),
@@ -188,8 +196,7 @@ export const routes = {
     method: 'DELETE', path: '/chatmessage/:id', tag: 'chat messages',
     summary: 'Delete the messages of a chatflow that match the filters (all without filters), with their feedback',
     params: ChatflowIdParam,
-    // A mistyped filter must not widen a delete to the whole chatflow: unknown parameters are 400.
-    query: Type.Object({ ...messageFilters, hardDelete: Type.Optional(QueryBoolean) }, { additionalProperties: false }),
+    query: Query({ ...messageFilters, hardDelete: Type.Optional(QueryBoolean) }),
     response: Affected, errors: [400, 404],
   },
   ingestMessages: {
@@ -201,12 +208,12 @@ export const routes = {
   listUpsertHistory: {
     method: 'GET', path: '/upsert-history/:id', tag: 'upsert history', summary: 'List the upsert history of a chatflow',
     params: ChatflowIdParam,
-    query: Type.Object({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
+    query: Query({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
     response: Type.Array(UpsertHistory), errors: [], list: true,
   },
   listAllUpsertHistory: {
     method: 'GET', path: '/upsert-history', tag: 'upsert history', summary: 'List the upsert history of every chatflow',
-    query: Type.Object({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
+    query: Query({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
     response: Type.Array(UpsertHistory), errors: [], list: true,
   },
   deleteUpsertHistory: {

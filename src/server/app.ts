@@ -3,16 +3,18 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { routes, type RouteName, type RouteSpec } from '../schema/routes.js';
+import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
 import { keyChecker } from './auth.js';
+import { parseJsonBody } from './body.js';
 import { ServiceError } from './errors.js';
-import { sendListing } from './listing.js';
+import { listingProgress, sendListing } from './listing.js';
 import { API_PREFIX, openApiDocument } from './openapi.js';
+import { redactUrl } from './request-log.js';
 import { startRetention, type Retention, type RetentionPolicy } from './retention.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
 import { Conflict, NotFound, StoreError } from './store/errors.js';
-import { isUnavailable } from './store/failures.js';
+import { isDiskFull, isUnavailable } from './store/failures.js';
 import type { Listing, Store } from './store/types.js';
 import { compileValidator, validationMessage } from './validation.js';
 
@@ -45,21 +47,8 @@ interface RouteConfig {
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
-/** JSON nested deeper is refused: storing and answering it would recurse once a level. */
-export const MAX_JSON_DEPTH = 100;
+export { MAX_JSON_DEPTH } from './body.js';
 const MAX_PARAM_LENGTH = 1000;
-
-/** Whether a parsed JSON value nests deeper than `max` levels (iteratively: any depth is safe). */
-function nestsDeeper(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /** Requests node's HTTP parser rejects (or that time out) get the JSON error body too. */
 function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
@@ -82,6 +71,25 @@ function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: S
   socket.destroy();
 }
 
+/** A failure as the log shows it: the driver's code (SQLITE_FULL, 53100) and its message. */
+function describeFailure(error: Error & { code?: unknown }): string {
+  return `${typeof error.code === 'string' ? `${error.code} ` : ''}${error.message}`;
+}
+
+/** The status and message of any error but a validation failure: the one place they are decided. */
+function errorAnswer(error: FastifyError, request: FastifyRequest): [status: number, message: string] {
+  if (error instanceof ServiceError) return [error.statusCode, error.message];
+  if (error instanceof StoreError) return storeRefusal(error);
+  if (isDiskFull(error)) return [507, 'the database disk is full; writes fail until space is freed (reads still work)'];
+  if (isUnavailable(error)) return [503, 'the database is unavailable; try again shortly'];
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const given = String(request.headers['content-type'] ?? '').slice(0, 100);
+    return [415, `content-type ${given || '(none)'} is not supported: send application/json`];
+  }
+  const status = error.statusCode ?? 500;
+  return status < 500 ? [status, error.message] : [500, 'internal error'];
+}
+
 /** The one place a store's refusal becomes an answer: its status, and its words for a client. */
 function storeRefusal(error: StoreError): [status: number, message: string] {
   if (error instanceof NotFound) return [404, error.message];
@@ -99,10 +107,12 @@ function errorBody(reply: FastifyReply, statusCode: number, message: string) {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store } = options;
-  // A key a client put in the URL (where it does not belong) is cut out of the log lines too.
-  const secrets = (options.apiKeys ?? []).filter(Boolean).flatMap((k) => [k, encodeURIComponent(k)]);
+  // A key a client put in the URL (where it does not belong) never reaches a log line: the URL is
+  // redacted part by part (request-log.ts), and any line is cut where it still quotes a key.
+  const keys = (options.apiKeys ?? []).filter(Boolean);
   const sink = options.log;
-  const log = sink && ((line: string) => sink(secrets.reduce((out, k) => out.split(k).join('<redacted>'), line)));
+  const log = sink && ((line: string) => sink(keys.reduce((out, k) => out.split(k).join('<redacted>'), line)));
+  const shownUrl = (request: FastifyRequest) => redactUrl(request.url, keys);
   const requestMs = options.timeouts?.requestMs ?? 30_000;
   const headersMs = Math.min(options.timeouts?.headersMs ?? 10_000, requestMs);
   const app = Fastify({
@@ -127,6 +137,60 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       errorBody(reply, error.statusCode ?? 400, error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message),
   });
   app.setValidatorCompiler(compileValidator);
+  // JSON is the only body there is: any other content type is 415 (errorAnswer).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  // One line a request, written when its connection is done with it: also for a list the client
+  // stopped reading or the database stopped feeding (then `aborted` and the rows sent), which
+  // fastify's onResponse never sees.
+  if (log) {
+    app.addHook('onRequest', async (request, reply) => {
+      const started = performance.now();
+      reply.raw.once('close', () => {
+        const ms = `${(performance.now() - started).toFixed(1)}ms`;
+        const line = `${request.method} ${shownUrl(request)}`;
+        if (reply.raw.writableFinished) return log(`${line} ${reply.statusCode} ${ms}`);
+        const sent = listingProgress(reply);
+        const cause = sent?.failure ? `: ${describeFailure(sent.failure)}` : '';
+        log(`${line} aborted rows=${sent?.rows ?? 0} ${ms}${cause}`);
+      });
+    });
+  }
+
+  // A path is the route of its methods only: a literal path (/variables/import) is never taken
+  // for a template (/variables/:id), and a method it lacks is 405 with the methods it has, an
+  // unknown method (QUERY) too. Decided before auth and before any body is read.
+  const methodsAt: { pattern: RegExp; literal: boolean; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    const full = route.url.replace(/\/$/, '');
+    const literal = !full.includes(':');
+    const escaped = full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const source = `^${escaped.replace(/:[^/]+/g, '[^/]+')}/?$`;
+    let entry = methodsAt.find((m) => m.pattern.source === new RegExp(source).source);
+    if (!entry) methodsAt.push((entry = { pattern: new RegExp(source), literal, methods: [] }));
+    for (const method of [route.method].flat()) if (!entry.methods.includes(method)) entry.methods.push(method);
+  });
+  const allowedAt = (path: string) => {
+    const matches = methodsAt.filter((m) => m.pattern.test(path));
+    const literal = matches.filter((m) => m.literal);
+    return [...new Set((literal.length ? literal : matches).flatMap((m) => m.methods))];
+  };
+  const refuseMethod = (request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]) => {
+    reply.header('allow', allowed.join(', '));
+    return errorBody(reply, 405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = allowedAt(path);
+    if (allowed.length && !allowed.includes(request.method)) return refuseMethod(request, reply, path, allowed);
+  });
 
   const isKey = options.apiKeys?.length ? keyChecker(options.apiKeys) : undefined;
   if (isKey) {
@@ -135,33 +199,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!isKey(request.headers.authorization)) return errorBody(reply, 401, 'Unauthorized');
     });
   }
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.body !== null && typeof request.body === 'object' && nestsDeeper(request.body, MAX_JSON_DEPTH)) {
-      return errorBody(reply, 400, `body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-    }
-  });
-  if (log) {
-    app.addHook('onResponse', async (request, reply) => {
-      log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
-    });
-  }
 
-  // Unknown paths are 404; a known path with another method is 405 with the methods it has.
-  const known: { pattern: RegExp; method: string }[] = [];
-  app.addHook('onRoute', (route) => {
-    const literal = route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const pattern = new RegExp(`^${literal.replace(/:[^/]+/g, '[^/]+')}/?$`);
-    for (const method of [route.method].flat()) known.push({ pattern, method });
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const allowed = [...new Set(known.filter((k) => k.pattern.test(path)).map((k) => k.method))];
-    if (allowed.length) {
-      reply.header('allow', allowed.join(', '));
-      return errorBody(reply, 405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
-    }
-    return errorBody(reply, 404, `no route ${request.method} ${path}`);
-  });
+  app.setNotFoundHandler((request, reply) => errorBody(reply, 404, `no route ${request.method} ${request.url.split('?')[0] ?? ''}`));
 
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     if (error.validation) {
@@ -169,17 +208,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const status = error.validationContext === 'body' ? (config.invalidStatus ?? 400) : 400;
       return errorBody(reply, status, validationMessage(error.validationContext ?? 'request', error.validation));
     }
-    if (error instanceof ServiceError) return errorBody(reply, error.statusCode, error.message);
-    if (error instanceof StoreError) return errorBody(reply, ...storeRefusal(error));
-    if (isUnavailable(error)) return errorBody(reply, 503, 'the database is unavailable; try again shortly');
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      const given = String(request.headers['content-type'] ?? '').slice(0, 100);
-      return errorBody(reply, 415, `content-type ${given || '(none)'} is not supported: send application/json`);
-    }
-    const status = error.statusCode ?? 500;
-    if (status < 500) return errorBody(reply, status, error.message);
-    log?.(`error on ${request.method} ${request.url}: ${error.message}`);
-    return errorBody(reply, 500, 'internal error');
+    const [status, message] = errorAnswer(error, request);
+    // The client is told what it can act on; the log names the real cause.
+    if (status >= 500) log?.(`error on ${request.method} ${shownUrl(request)}: ${describeFailure(error)}`);
+    return errorBody(reply, status, message);
   });
 
   await app.register(
@@ -191,7 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           url: spec.path,
           schema: {
             ...(spec.params ? { params: spec.params } : {}),
-            ...(spec.query ? { querystring: spec.query } : {}),
+            querystring: spec.query ?? NO_QUERY,
             ...(spec.body ? { body: spec.body } : {}),
           },
           config: { public: spec.public, invalidStatus: spec.invalidStatus } satisfies RouteConfig,
@@ -209,8 +241,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           },
         });
       }
-      const document = openApiDocument();
-      api.get('/openapi.json', async () => document);
+      const document = openApiDocument({ secured: Boolean(isKey) });
+      api.get('/openapi.json', { schema: { querystring: NO_QUERY } }, async () => document);
     },
     { prefix: API_PREFIX },
   );

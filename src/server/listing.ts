@@ -4,24 +4,39 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Listing } from './store/types.js';
 
+/** How far a list got: rows handed to the socket, and the failure that cut it short, if one did. */
+export interface ListingProgress {
+  rows: number;
+  failure?: Error;
+}
+const progress = new WeakMap<FastifyReply, ListingProgress>();
+/** The progress of the list this reply sends (undefined when it sends none). */
+export const listingProgress = (reply: FastifyReply) => progress.get(reply);
+
 async function* jsonLines<R>(
   batches: AsyncIterable<readonly R[]> | Iterable<readonly R[]>,
   text: (row: R) => string,
+  sent: ListingProgress,
 ): AsyncGenerator<string> {
   let first = true;
   let chunk = '[';
+  let pending = 0;
   for await (const batch of batches) {
     for (const row of batch) {
       chunk += (first ? '\n' : ',\n') + text(row);
       first = false;
+      pending++;
       // Batch small rows into larger writes; a write per row costs more than the rows themselves.
       if (chunk.length >= 16_384) {
         yield chunk;
+        sent.rows += pending;
+        pending = 0;
         chunk = '';
       }
     }
   }
   yield `${chunk}${first ? ']' : '\n]'}`;
+  sent.rows += pending;
 }
 
 /**
@@ -31,7 +46,9 @@ async function* jsonLines<R>(
  */
 export async function sendListing(reply: FastifyReply, listing: Listing<unknown>) {
   if (listing.total !== undefined) reply.header('x-total-count', String(listing.total));
-  const lines = listing.texts ? jsonLines(listing.texts, (t) => t) : jsonLines(listing.rows, (row) => JSON.stringify(row));
+  const sent: ListingProgress = { rows: 0 };
+  progress.set(reply, sent);
+  const lines = listing.texts ? jsonLines(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
   reply.type('application/json; charset=utf-8');
   const first = await lines.next();
   if (first.done) return reply.send('[]');
@@ -40,9 +57,15 @@ export async function sendListing(reply: FastifyReply, listing: Listing<unknown>
   return reply.send(
     Readable.from(
       (async function* () {
-        yield first.value;
-        yield second.value;
-        yield* lines;
+        try {
+          yield first.value;
+          yield second.value;
+          yield* lines;
+        } catch (err) {
+          // The status is sent: the answer can only be cut short, and the log must say why.
+          sent.failure = err as Error;
+          throw err;
+        }
       })(),
     ),
   );

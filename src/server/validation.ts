@@ -1,7 +1,6 @@
 // Request validation with ajv from the schema module, and messages that name the field and the
 // rule ("details.temperature must be between 0 and 2").
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isDateBound, normaliseDateTime } from './dates.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,8 +22,6 @@ function makeAjv(coerce: boolean) {
   });
   ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
   ajv.addFormat('uuid', UUID);
-  ajv.addFormat('date-time', (s: string) => normaliseDateTime(s) !== null);
-  ajv.addFormat('date-bound', isDateBound);
   return ajv;
 }
 

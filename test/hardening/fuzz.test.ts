@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATE_BOUND_PATTERN } from '../../src/schema/common.js';
 import { routes, type RouteSpec } from '../../src/schema/routes.js';
 import { MAX_JSON_DEPTH, startServer, type RunningServer } from '../../src/server/app.js';
 import { call, ok } from '../helpers/http.js';
@@ -114,7 +115,7 @@ function valid(schema: Schema): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case 'string':
       if (schema.format === 'uuid') return fc.uuid();
-      if (schema.format === 'date-time' || schema.format === 'date-bound') {
+      if (schema.format === 'date-time' || schema.pattern === DATE_BOUND_PATTERN) {
         return fc.date({ min: new Date('1970-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
       }
       if (schema.pattern) return fc.constantFrom('asc', 'desc', 'ASC', 'Desc');

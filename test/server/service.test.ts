@@ -122,9 +122,12 @@ describe.each(storeKinds)('service on %s', (kind) => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
-    const expected = (Object.entries(routes) as [string, RouteSpec][]).map(
-      ([name, spec]) => `${spec.method} /api/v1${spec.path.replace(/:(\w+)/g, '{$1}')} ${name}`,
-    );
+    // Every route, HEAD beside each GET (fastify answers it), and this document itself.
+    const table: [string, Pick<RouteSpec, 'method' | 'path'>][] = [...Object.entries(routes), ['openApiDocument', { method: 'GET', path: '/openapi.json' }]];
+    const expected = table.flatMap(([name, spec]) => {
+      const path = `/api/v1${spec.path.replace(/:(\w+)/g, '{$1}')}`;
+      return [`${spec.method} ${path} ${name}`, ...(spec.method === 'GET' ? [`HEAD ${path} ${name}Head`] : [])];
+    });
     expect(documented.sort()).toEqual(expected.sort());
     for (const [name, spec] of Object.entries(routes) as [string, RouteSpec][]) {
       const op = doc.paths[`/api/v1${spec.path.replace(/:(\w+)/g, '{$1}')}`]![spec.method.toLowerCase()]!;

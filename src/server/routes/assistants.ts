@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { checkJson } from '../body.js';
 import { ServiceError } from '../errors.js';
 import { pageOf } from './query.js';
 import type { HandlersFor } from './types.js';
@@ -8,11 +9,15 @@ function parseDetails(status: 400 | 422) {
   return (request: FastifyRequest) => {
     const body = request.body as { details?: unknown } | null;
     if (!body || typeof body !== 'object' || typeof body.details !== 'string') return;
+    let details: unknown;
     try {
-      body.details = JSON.parse(body.details);
+      details = JSON.parse(body.details);
     } catch {
       throw new ServiceError(status, 'details must be an object or a string holding a JSON object');
     }
+    // Refused inside the string as in the body itself (keys, Unicode, depth).
+    checkJson(details, 'details');
+    body.details = details;
   };
 }
 

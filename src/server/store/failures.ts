@@ -1,4 +1,5 @@
-// Database failures that are not the request's fault and may pass: answered 503, never with SQL.
+// Database failures that are not the request's fault: those that may pass (answered 503) and a full
+// disk (507); never answered with SQL.
 const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
@@ -25,4 +26,10 @@ export function isUnavailable(err: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
     e.message ?? '',
   );
+}
+
+/** The database cannot grow: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100). */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_FULL' || code === '53100';
 }

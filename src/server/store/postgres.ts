@@ -165,7 +165,13 @@ class PgDriver implements Driver {
     await c.executeQuery(CompiledQuery.raw('commit'));
   }
   async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await c.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (err) {
+      // A failed rollback must not hide the error that caused it: that one goes on to the
+      // caller, and the connection, in a state nobody knows, is discarded on release.
+      (c as PgConnection).broken ??= err as Error;
+    }
   }
   async releaseConnection(c: DatabaseConnection): Promise<void> {
     const connection = c as PgConnection;

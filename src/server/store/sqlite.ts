@@ -41,6 +41,10 @@ function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase {
       // cannot help a deferred transaction upgrade). IMMEDIATE takes the write lock up front,
       // waiting up to the busy timeout for it, so transactions from several processes queue.
       const sql = text === 'begin' ? 'begin immediate' : text;
+      // SQLite ends a transaction itself on some errors (SQLITE_FULL, an I/O error): kysely's
+      // ROLLBACK would then fail with "no transaction is active" and replace the error that
+      // matters. With no transaction left, the rollback is a statement that does nothing.
+      if (sql === 'rollback' && !sqlite.inTransaction) return sqlite.prepare('select 0 where 0');
       const cached = cache.get(sql);
       if (cached) cache.delete(sql);
       else chars += sql.length;
