@@ -3,8 +3,9 @@
 // cases so that a run is repeatable and takes a minute or two. Any failure fails the test with
 // Schemathesis's own report. Checks narrowed on purpose are in schemathesis.toml, each with why.
 //
-// The tool installs offline from wheels kept beside the repository (its parent's
-// shared/tools/schemathesis, where CI's clone has it); CHATFLOW_SCHEMATHESIS names another copy.
+// The tool installs offline from the wheels in tools/schemathesis/ (kept in the repository so that
+// a fresh clone needs neither the network nor anything beside it), into a virtual environment under
+// node_modules/.cache that `npm ci` starts afresh; CHATFLOW_SCHEMATHESIS names another copy.
 // Missing, the test fails and says where it looked: it never skips.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ import { startServer, type RunningServer } from '../../src/server/app.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const TOOL = process.env.CHATFLOW_SCHEMATHESIS ?? resolve(ROOT, '..', 'shared', 'tools', 'schemathesis');
+const TOOL = process.env.CHATFLOW_SCHEMATHESIS ?? join(ROOT, 'tools', 'schemathesis', 'schemathesis');
+const TOOL_ENV = { SCHEMATHESIS_VENV: process.env.SCHEMATHESIS_VENV ?? join(ROOT, 'node_modules', '.cache', 'schemathesis-venv') };
 const KEY = 'sk-schemathesis-0123456789';
 const SEED = '20260117';
 /** Cases per operation in the fuzzing and stateful phases. */
@@ -52,12 +54,12 @@ describe('Schemathesis finds nothing', () => {
         '--no-color',
         ...headers,
       ],
-      { reject: false, all: true, env: { NO_COLOR: '1' }, cwd: dir },
+      { reject: false, all: true, env: { ...TOOL_ENV, NO_COLOR: '1' }, cwd: dir },
     );
 
   it('on a server with keys and on one without', { timeout: 15 * 60_000 }, async () => {
     // The first call installs the tool: once, before the two runs share it.
-    const version = await execa(TOOL, ['--version'], { reject: false, all: true });
+    const version = await execa(TOOL, ['--version'], { reject: false, all: true, env: TOOL_ENV });
     expect(version.exitCode, version.all).toBe(0);
     const [open, keyed] = await Promise.all([run(servers[0]!, []), run(servers[1]!, ['-H', `Authorization: Bearer ${KEY}`])]);
     expect(open.exitCode, `without keys:\n${open.all}`).toBe(0);
