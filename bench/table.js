@@ -5,10 +5,14 @@
 //   npm run build && node bench/table.js [--messages 200000,1000000] [--columns 120] [--keep]
 //
 // The data is `chatflow demo --messages N` in a fresh embedded database (each size adds to the
-// one before: demo adds only what is missing). Each list is a child process with stdout a pipe
+// one before: demo adds only what is missing). Each list runs twice: on the embedded service (in
+// the CLI's own process, as a new user runs it) and against `chatflow serve` on the same database
+// in a process of its own, where the peak RSS is the CLI's alone (client and output). Each list
+// is a child process with stdout a pipe
 // read here; CHATFLOW_FORCE_TTY=1 and COLUMNS make it lay the table out for a terminal of that
 // width (colour, fitted columns) without a pager. The floor, `node -e 0`, is measured in the same
 // run: this machine is shared and its speed drifts.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,30 +56,56 @@ const run = (args, e, opts) => runCli(BIN, args, e, { scratch: dir, children, ..
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const load = loadavg()[0];
 
+/** `chatflow serve` on the benchmark's database, in a process of its own: its URL, and a stop. */
+async function serve() {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  children.add(child);
+  let text = '';
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      text += c;
+      const m = /listening on (http:\/\/\S+)/.exec(text);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`chatflow serve exited ${code}: ${text}`)));
+  });
+  return {
+    url,
+    stop() {
+      child.kill();
+      children.delete(child);
+    },
+  };
+}
+
 const floor = await runCli('-e', ['0'], env, { scratch: dir });
 const rows = [];
 for (const n of SIZES) {
   process.stdout.write(`demo --messages ${fmt(n)}… `);
   const seeded = await run(['demo', '--messages', String(n), '--no-progress'], env);
   console.log(`${fmt(seeded.ms / 1000, 1)} s`);
-  const measured = {};
-  for (const [format, firstLine, e] of [['ndjson', 1, env], ['table', 2, tty]]) {
-    process.stdout.write(`  messages list -o ${format}… `);
-    const r = await run(['messages', 'list', FLOW, '-o', format], e, { firstLine, countLines: true });
-    const printed = r.lines - (firstLine - 1);
-    if (printed < n) throw new Error(`-o ${format} printed ${printed} rows of ${n}`);
-    console.log(`${fmt(r.ms / 1000, 1)} s`);
-    measured[format] = r;
+  for (const server of ['embedded', 'serve']) {
+    const service = server === 'serve' ? await serve() : undefined;
+    const measured = {};
+    for (const [format, firstLine, e] of [['ndjson', 1, env], ['table', 2, tty]]) {
+      process.stdout.write(`  ${server}: messages list -o ${format}… `);
+      const r = await run(['messages', 'list', FLOW, '-o', format], service ? { ...e, CHATFLOW_URL: service.url } : e, { firstLine, countLines: true });
+      const printed = r.lines - (firstLine - 1);
+      if (printed < n) throw new Error(`-o ${format} printed ${printed} rows of ${n}`);
+      console.log(`${fmt(r.ms / 1000, 1)} s`);
+      measured[format] = r;
+    }
+    service?.stop();
+    rows.push({ n, server, ...measured });
   }
-  rows.push({ n, ...measured });
 }
 
-console.log(`\nmessages list ${FLOW} on the embedded SQLite service; table at ${COLUMNS} columns (load average ${load.toFixed(1)} at the start)`);
+console.log(`\nmessages list ${FLOW} on SQLite; table at ${COLUMNS} columns (load average ${load.toFixed(1)} at the start)`);
 console.log(`floor: node -e 0 took ${fmt(floor.ms)} ms, ${fmt(floor.rssMb)} MB`);
-console.log('| messages | format | first row | total | total / ndjson | peak RSS |');
-console.log('|---:|---|---:|---:|---:|---:|');
-for (const { n, ndjson, table } of rows) {
+console.log('| messages | service | format | first row | total | total / ndjson | peak RSS of the CLI process |');
+console.log('|---:|---|---|---:|---:|---:|---:|');
+for (const { n, server, ndjson, table } of rows) {
   for (const [format, r] of [['ndjson', ndjson], ['table', table]]) {
-    console.log(`| ${fmt(n)} | ${format} | ${fmt(r.firstMs / 1000, 2)} s | ${fmt(r.ms / 1000, 1)} s | ${fmt(r.ms / ndjson.ms, 2)}× | ${fmt(r.rssMb)} MB |`);
+    console.log(`| ${fmt(n)} | ${server} | ${format} | ${fmt(r.firstMs / 1000, 2)} s | ${fmt(r.ms / 1000, 1)} s | ${fmt(r.ms / ndjson.ms, 2)}× | ${fmt(r.rssMb)} MB |`);
   }
 }
