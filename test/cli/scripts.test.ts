@@ -258,3 +258,20 @@ describe('errors in the words the user typed', () => {
     expect(second.stderr).not.toMatch(/PUT|\/feedback/);
   });
 });
+
+describe('one identity for variables: by name', () => {
+  it('after a sync, an import of the same data makes no duplicates, and vars set still works', async () => {
+    const home = createHome();
+    for (const v of await variables(other)) await call('DELETE', `${other.api}/variables/${v.id}`);
+    await addVariable('IDENTITY', 'one');
+    const sync = await runCli(['variables', 'sync', '--from', server.url, '--to', other.url, '--yes', '-o', 'json'], { home });
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    const file = join(home.dir, 'vars.jsonl');
+    expect((await runCli(['export', '--resources', 'variables', '--out', file], { home, url: server.url })).exitCode).toBe(0);
+    const imported = await runCli(['import', file, '-o', 'json'], { home, url: other.url });
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect((await variables(other)).filter((v) => v.name === 'IDENTITY')).toHaveLength(1);
+    const set = await runCli(['vars', 'set', 'IDENTITY', 'two'], { home, url: other.url });
+    expect(set.exitCode, set.stderr).toBe(0);
+  });
+});

@@ -25,7 +25,8 @@ export const importCommand: CommandDef = {
     'line stops the import with its line number, and nothing of its batch is written; the batches\n' +
     'before it (and one already sent after it) stay imported, and running the import again skips\n' +
     'what is already there. A line that cannot be parsed or sent (not JSON, nested too deep, bigger than\n' +
-    'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n',
+    'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n' +
+    'Variables are one per name (as with variables sync and set): one whose name the target has is skipped.\n',
   bulk: true,
   handler: () => import('../handlers/import.js').then((m) => m.importFile),
 };

@@ -108,11 +108,39 @@ async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<{ lines:
   if (rest) yield { lines: [rest.toString('utf8')], bytes };
 }
 
-function send(client: ChatflowClient, batch: Batch): Promise<{ affected: number }> {
+/**
+ * Variables are one per name: the identity rule `variables sync` and `variables set` follow too.
+ * A variable whose name the target has already is there (skipped like an existing id, never a
+ * second one of that name); the others keep their ids. `names` holds the target's names, and
+ * those this import has written.
+ */
+async function sendVariables(client: ChatflowClient, items: Data[], names: Set<string>): Promise<{ affected: number }> {
+  const fresh: Data[] = [];
+  for (const v of items) {
+    // Claimed before sending: a batch in flight beside this one must not send the name again.
+    if (!names.has(v.name as string)) fresh.push(v);
+    names.add(v.name as string);
+  }
+  if (fresh.length === 0) return { affected: 0 };
+  try {
+    return await client.variables.ingest(fresh as never);
+  } catch (err) {
+    for (const v of fresh) names.delete(v.name as string);
+    throw err;
+  }
+}
+
+async function variableNames(client: ChatflowClient): Promise<Set<string>> {
+  const names = new Set<string>();
+  for await (const v of client.variables.stream()) names.add(v.name);
+  return names;
+}
+
+function send(client: ChatflowClient, batch: Batch, names: () => Promise<Set<string>>): Promise<{ affected: number }> {
   const { items, chatflowid } = batch;
   switch (batch.resource) {
     case 'variables':
-      return client.variables.ingest(items as never);
+      return names().then((known) => sendVariables(client, items, known));
     case 'assistants':
       return client.assistants.ingest(items as never);
     case 'messages':
@@ -175,6 +203,9 @@ class Importer {
   /** The resource and chatflow of the batches in flight. */
   private inFlightKey: string | undefined;
   private failure: unknown;
+  private knownNames: Promise<Set<string>> | undefined;
+  /** The target's variable names, asked once, when the first variables are sent. */
+  private readonly names = () => (this.knownNames ??= variableNames(this.client!));
 
   constructor(
     private readonly client: ChatflowClient | undefined,
@@ -264,7 +295,7 @@ class Importer {
     const tally = this.tally.get(batch.resource)!;
     try {
       // (Awaited first: `x += await y` reads x before waiting, and another batch may add meanwhile.)
-      const { affected } = await send(client, batch);
+      const { affected } = await send(client, batch, this.names);
       tally.imported += affected;
     } catch (err) {
       if (!isRejection(err)) throw err;
@@ -277,7 +308,7 @@ class Importer {
       for (const [i, item] of batch.items.entries()) {
         const one: Batch = { ...batch, items: [item], lines: [batch.lines[i]!] };
         try {
-          const { affected } = await send(client, one);
+          const { affected } = await send(client, one, this.names);
           tally.imported += affected;
         } catch (e) {
           if (!isRejection(e)) throw e;
