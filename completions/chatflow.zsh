@@ -1,7 +1,7 @@
 #compdef chatflow
 # zsh completion for chatflow
 #
-# Install:  echo 'source <(chatflow completion zsh)' >> ~/.zshrc        (after compinit)
+# Install:  echo 'source <(chatflow completion zsh)' >> ~/.zshrc        (runs compinit if needed)
 #      or:  chatflow completion zsh > "${fpath[1]}/_chatflow"            (then restart zsh)
 #
 # This script holds no command list: `chatflow __complete -- <words...>` walks the CLI's own
@@ -48,6 +48,7 @@ if [[ ${funcstack[1]} == _chatflow ]]; then
     # loaded from fpath
     _chatflow "$@"
 else
-    # sourced
+    # sourced: a fresh .zshrc may not have started the completion system yet (no compdef)
+    (( $+functions[compdef] )) || { autoload -Uz compinit && compinit -i; }
     compdef _chatflow chatflow
 fi

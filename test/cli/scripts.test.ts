@@ -275,3 +275,18 @@ describe('one identity for variables: by name', () => {
     expect(set.exitCode, set.stderr).toBe(0);
   });
 });
+
+describe("the README's completion lines in fresh shells", () => {
+  it('zsh without compinit in .zshrc: no compdef error, chatflow completes; bash without bash-completion', async () => {
+    const { execa } = await import('execa');
+    const { BIN } = await import('../helpers/cli.js');
+    const home = createHome();
+    const env = { ...home.env, PATH: process.env.PATH };
+    const zsh = await execa('zsh', ['-f', '-c', `source <(node ${BIN} completion zsh) && print -r -- $_comps[chatflow]`], { env, extendEnv: false, reject: false });
+    expect(zsh.stderr).toBe('');
+    expect(zsh.stdout.trim()).toBe('_chatflow');
+    const bash = await execa('bash', ['--norc', '--noprofile', '-c', `source <(node ${BIN} completion bash) && complete -p chatflow`], { env, extendEnv: false, reject: false });
+    expect(bash.stderr).toBe('');
+    expect(bash.stdout).toContain('-F _chatflow chatflow');
+  });
+});

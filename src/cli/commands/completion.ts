@@ -13,8 +13,8 @@ export const completion: CommandDef = {
   args: [{ name: '<shell>', help: SHELLS.join(', '), values: choices(SHELLS) }],
   flags: GENERAL,
   examples: [
-    'chatflow completion bash > ~/.local/share/bash-completion/completions/chatflow',
-    "echo 'source <(chatflow completion zsh)' >> ~/.zshrc        # after compinit",
+    "echo 'source <(chatflow completion bash)' >> ~/.bashrc      # with or without bash-completion",
+    "echo 'source <(chatflow completion zsh)' >> ~/.zshrc        # starts compinit if .zshrc has not",
     'chatflow completion fish > ~/.config/fish/completions/chatflow.fish',
   ],
   handler: () => import('../handlers/completion.js').then((m) => m.script),
