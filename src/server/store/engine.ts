@@ -13,8 +13,11 @@ import type { DateRange, Listing, PageRequest } from './types.js';
 
 /** Rows fetched per round trip when a whole list is streamed. */
 const STREAM_BATCH = 1000;
-/** Rows per INSERT statement (SQLite allows 32,766 bound values; a message row binds 16). */
-export const INSERT_CHUNK = 500;
+/** Ids per `in (…)` list (SQLite allows 32,766 bound values). */
+export const IN_LIST_CHUNK = 500;
+
+/** Runs an insert of one row, its values named `@column`, for each of `rows`; answers the rows inserted. */
+export type BulkInsert = (text: string, rows: readonly object[]) => number;
 
 // Queries are assembled from column names chosen at run time (sort keys, filters over joined
 // tables), which kysely's static types cannot follow: those builders are typed loosely here.
@@ -69,6 +72,8 @@ export class Engine {
      * committed state, instead of waiting for the writer's connection.
      */
     private readonly reader: Kysely<Database> = db,
+    /** SQLite: runs an insert of one row for each of `rows` on the writer's connection (sqlite.ts). */
+    private readonly bulk?: BulkInsert,
   ) {}
 
   /** A listing's query, on the reader. */
@@ -142,25 +147,23 @@ export class Engine {
   }
 
   /**
-   * The SQL of an insert of `count` rows of `columns` (on PostgreSQL, of any count), skipping
-   * those that clash on `id` (on any unique key for feedback: one a message). Built by kysely once
-   * per shape: building a 500-row insert afresh (8,000 value nodes) cost as much as SQLite took to
-   * run it.
+   * The SQL of an insert of rows of `columns`, skipping those that clash on `id` (on any unique
+   * key for feedback: one a message). Built by kysely once per shape. PostgreSQL: one array a
+   * column, unnested into rows, so that it parses and plans one parameter a column instead of one
+   * a value, and the statement is the same for any row count. SQLite: one row, its values named
+   * by their columns, so that the driver binds each row object as it is (see insertChunks).
    */
-  private insertSql(table: keyof Database, columns: readonly string[], count: number): string {
-    const key = `${table}\0${columns.join(',')}\0${this.kind === 'postgres' ? 0 : count}`;
+  private insertSql(table: keyof Database, columns: readonly string[]): string {
+    const key = `${table}\0${columns.join(',')}`;
     let text = this.insertSqlCache.get(key);
     if (text === undefined) {
       const insert = this.db.insertInto(table);
-      const nulls = () => Object.fromEntries(columns.map((c) => [c, null]));
       const filled =
         this.kind === 'postgres'
-          ? // One array a column, unnested into rows: PostgreSQL parses and plans one parameter a
-            // column instead of one a value, and the statement is the same for any row count.
-            insert.columns(columns as any).expression(
+          ? insert.columns(columns as any).expression(
               sql`select * from unnest(${sql.join(columns.map((c) => sql`${null}::${sql.raw(DATE_COLUMNS.has(c) ? 'timestamptz' : 'text')}[]`))})`,
             )
-          : insert.values(Array.from({ length: count }, nulls) as any);
+          : insert.values(Object.fromEntries(columns.map((c) => [c, sql.raw(`@${c}`)])) as any);
       text = filled.onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing()).compile().sql;
       this.insertSqlCache.set(key, text);
     }
@@ -171,22 +174,17 @@ export class Engine {
   async insertChunks(trx: Transaction<Database>, table: keyof Database, rows: readonly object[]): Promise<number> {
     if (rows.length === 0) return 0;
     const columns = Object.keys(rows[0]!);
-    if (this.kind === 'postgres') {
-      const all = rows as Record<string, unknown>[];
-      const parameters = columns.map((c) => all.map((row) => row[c]));
-      const result = await trx.executeQuery(CompiledQuery.raw(this.insertSql(table, columns, rows.length), parameters));
-      return Number(result.numAffectedRows ?? 0n);
+    const text = this.insertSql(table, columns);
+    if (this.bulk) {
+      // The transaction holds SQLite's one connection and the driver runs synchronously: these
+      // statements run inside it. A row a statement, prepared once, bound from the row object:
+      // no array of values, no SQL of many rows (which SQLite ran slower than this).
+      return this.bulk(text, rows);
     }
-    let inserted = 0;
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const chunk = rows.slice(i, i + INSERT_CHUNK) as Record<string, unknown>[];
-      // Parameters in the order kysely writes them: row by row, column by column.
-      const parameters: unknown[] = [];
-      for (const row of chunk) for (const c of columns) parameters.push(row[c]);
-      const result = await trx.executeQuery(CompiledQuery.raw(this.insertSql(table, columns, chunk.length), parameters));
-      inserted += Number(result.numAffectedRows ?? 0n);
-    }
-    return inserted;
+    const all = rows as Record<string, unknown>[];
+    const parameters = columns.map((c) => all.map((row) => row[c]));
+    const result = await trx.executeQuery(CompiledQuery.raw(text, parameters));
+    return Number(result.numAffectedRows ?? 0n);
   }
 
   /** insertChunks in a transaction of its own: all the rows or none. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../../schema/resources.js';
-import { INSERT_CHUNK, isUniqueViolation, iso, now, pick, rangeConditions, storedDate, type AnyEb, type Engine } from './engine.js';
+import { IN_LIST_CHUNK, isUniqueViolation, iso, now, pick, rangeConditions, storedDate, type AnyEb, type Engine } from './engine.js';
 import { BadReference, Conflict, NotFound } from './errors.js';
 import type { Database, FeedbackRow } from './tables.js';
 import type { FeedbackFilter, FeedbackRepository, Listing, PageRequest } from './types.js';
@@ -39,8 +39,8 @@ export class KyselyFeedback implements FeedbackRepository {
    */
   private async messagesToRate(trx: Transaction<Database>, ids: readonly string[]) {
     const messages = new Map<string, RatedMessage>();
-    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-      const q = trx.selectFrom('chat_message').select(['id', 'chatflowid', 'chatId']).where('id', 'in', ids.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < ids.length; i += IN_LIST_CHUNK) {
+      const q = trx.selectFrom('chat_message').select(['id', 'chatflowid', 'chatId']).where('id', 'in', ids.slice(i, i + IN_LIST_CHUNK));
       for (const m of await (this.engine.kind === 'postgres' ? q.forKeyShare() : q).execute()) messages.set(m.id, m);
     }
     return messages;

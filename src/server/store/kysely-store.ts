@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Chatflow } from '../../schema/resources.js';
 import { KyselyAssistants } from './assistants.js';
-import { Engine } from './engine.js';
+import { Engine, type BulkInsert } from './engine.js';
 import { KyselyFeedback } from './feedback.js';
 import { KyselyMessages } from './messages.js';
 import type { Dialect } from './migrations.js';
@@ -24,8 +24,10 @@ export class KyselyStore implements Store {
     readonly kind: Dialect,
     /** Where listings read (see Engine); the same database by default. */
     private readonly reader: Kysely<Database> = db,
+    /** SQLite: rows inserted straight through the driver (see Engine). */
+    bulk?: BulkInsert,
   ) {
-    const engine = new Engine(db, kind, reader);
+    const engine = new Engine(db, kind, reader, bulk);
     this.variables = new KyselyVariables(engine);
     this.feedback = new KyselyFeedback(engine);
     this.assistants = new KyselyAssistants(engine);

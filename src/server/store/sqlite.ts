@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
 import type { Database } from './tables.js';
@@ -29,7 +30,7 @@ const CACHE_SQL_CHARS = 200_000;
  * afresh, and preparing a 500-row INSERT is a good part of running it. A statement still being
  * iterated is busy: then a fresh one is prepared.
  */
-function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase {
+function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase & { prepare(text: string): BetterSqlite3.Statement } {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const cache = new Map<string, BetterSqlite3.Statement>();
   let chars = 0;
@@ -91,7 +92,15 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     sqlite.close();
     throw err;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(sqlite) }) });
+  const writer = preparingOnce(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
+  // Bulk inserts bind each row object to a statement prepared once (see Engine.insertChunks).
+  const bulk: BulkInsert = (text, rows) => {
+    const statement = writer.prepare(text) as BetterSqlite3.Statement<[object]>;
+    let inserted = 0;
+    for (const row of rows) inserted += statement.run(row).changes as number;
+    return inserted;
+  };
   try {
     // kysely takes no lock for SQLite migrations: processes starting together on a new file
     // would each create the tables. Under the write lock they run one after the other. (A
@@ -112,9 +121,9 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   }
   // Listings read on a connection of their own (see Engine): in WAL mode it reads the last
   // committed state while the writer's connection is inside a transaction.
-  if (path === ':memory:' || path === '') return new KyselyStore(db, 'sqlite');
+  if (path === ':memory:' || path === '') return new KyselyStore(db, 'sqlite', db, bulk);
   const reading = new BetterSqlite3(path, { readonly: true, ...addon });
   reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
-  return new KyselyStore(db, 'sqlite', reader);
+  return new KyselyStore(db, 'sqlite', reader, bulk);
 }
