@@ -264,4 +264,10 @@ describe('printError', () => {
     printError(new Error('boom'), { debug: true }, debug);
     expect(debug.text()).toMatch(/\n\s+at /);
   });
+  it("a server's escape sequences in a message are shown, not obeyed, as in every printed text", () => {
+    setupColor({ noColor: true });
+    const err = sink();
+    printError(new UserError('the server says: \u001b[2Jgone\u0007', 1), {}, err);
+    expect(err.text()).toBe('chatflow: the server says: \uFFFD[2Jgone\uFFFD\n');
+  });
 });

@@ -5,6 +5,7 @@ import { chalkStderr } from 'chalk';
 import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js';
 import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
+import { sanitize } from '../render/text.js';
 import { resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
 import { EXIT, exitCodeOf, messageOf } from './errors.js';
 import { canPage, openPager, pagerCommand } from './pager.js';
@@ -31,11 +32,6 @@ export interface PrintOptions {
   idField?: string;
 }
 
-function clean(msg: string): string {
-  // Control characters of a message (a server's text) would move the cursor: drop them.
-  return msg.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '').trim();
-}
-
 /**
  * Reports an error on `errOut`: `chatflow: <message>` (red with colour), or with a json format
  * `{"error":{"message":...,"exitCode":N}}`; the stack only with `debug`. Ctrl-C in a prompt prints
@@ -44,7 +40,8 @@ function clean(msg: string): string {
 export function printError(err: unknown, opts: { format?: Format; debug?: boolean } = {}, errOut: NodeJS.WritableStream = process.stderr): number {
   const exitCode = exitCodeOf(err);
   if (exitCode === EXIT.interrupted) return exitCode;
-  const message = clean(messageOf(err)) || 'unknown error';
+  // A message may quote a server's text: made safe as every printed text is (render/text.ts).
+  const message = sanitize(messageOf(err), true).trim() || 'unknown error';
   const stack = opts.debug && err instanceof Error && err.stack ? err.stack : undefined;
   if (opts.format === 'json' || opts.format === 'ndjson') {
     const body: { message: string; exitCode: number; stack?: string } = { message, exitCode };
