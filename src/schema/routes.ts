@@ -70,10 +70,6 @@ const Query = <P extends TProperties>(properties: P) => Type.Object(properties, 
 /** The query of a route that takes none. */
 export const NO_QUERY = Query({});
 
-const DateRange = {
-  startDate: Type.Optional(DateBound),
-  endDate: Type.Optional(DateBound),
-};
 const ChatTypeList = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   description: 'Repeatable: chatType=INTERNAL&chatType=EXTERNAL',
 });
@@ -90,6 +86,8 @@ type Filters = (typeof MESSAGE_FILTERS)[number];
 const messageFilters = Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, Type.Optional(FILTER_SCHEMAS[f.schema])])) as {
   [F in Filters as F['key']]: TOptional<(typeof FILTER_SCHEMAS)[F['schema']]>;
 };
+/** The date filters of the other lists (feedback, upsert history): the messages' own, from the table. */
+const DateRange = { startDate: messageFilters.startDate, endDate: messageFilters.endDate };
 const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(item, { maxItems: MAX_INGEST_ITEMS })]);
 const Many = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: MAX_INGEST_ITEMS });
 const Pong = Type.String({ examples: ['pong'] });
