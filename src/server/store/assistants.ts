@@ -16,20 +16,28 @@ const toAssistant = (r: AssistantRow): Assistant => ({
   updatedDate: iso(r.updatedDate),
 });
 
+/**
+ * A new row with the interface's defaults. Ingest keeps a record's id and dates (`kept`); create
+ * makes them, whatever the body says (they are not the caller's to choose).
+ */
+function toRow(a: AssistantIngest, at: string, kept: boolean): AssistantRow {
+  const createdDate = kept ? storedDate(a.createdDate, at) : at;
+  return {
+    id: (kept && a.id) || randomUUID(),
+    details: JSON.stringify(a.details),
+    credential: a.credential ?? null,
+    iconSrc: a.iconSrc ?? null,
+    type: a.type ?? 'CUSTOM',
+    createdDate,
+    updatedDate: kept ? storedDate(a.updatedDate, createdDate) : at,
+  };
+}
+
 export class KyselyAssistants implements AssistantRepository {
   constructor(private readonly engine: Engine) {}
 
   async create(input: AssistantCreate): Promise<Assistant> {
-    const at = now();
-    const row: AssistantRow = {
-      id: randomUUID(),
-      details: JSON.stringify(input.details),
-      credential: input.credential ?? null,
-      iconSrc: input.iconSrc ?? null,
-      type: input.type ?? 'CUSTOM',
-      createdDate: at,
-      updatedDate: at,
-    };
+    const row = toRow(input, now(), false);
     await this.engine.db.insertInto('assistant').values(row).execute();
     return toAssistant(row);
   }
@@ -76,26 +84,12 @@ export class KyselyAssistants implements AssistantRepository {
     });
   }
 
-  async delete(id: string): Promise<number> {
-    const r = await this.engine.db.deleteFrom('assistant').where('id', '=', id).executeTakeFirst();
-    if (r.numDeletedRows === 0n) throw new NotFound('assistant', id);
-    return Number(r.numDeletedRows);
+  delete(id: string): Promise<number> {
+    return this.engine.deleteById('assistant', 'assistant', id);
   }
 
   ingest(assistants: AssistantIngest[]): Promise<number> {
     const at = now();
-    const rows = assistants.map((a): AssistantRow => {
-      const createdDate = storedDate(a.createdDate, at);
-      return {
-        id: a.id ?? randomUUID(),
-        details: JSON.stringify(a.details),
-        credential: a.credential ?? null,
-        iconSrc: a.iconSrc ?? null,
-        type: a.type ?? 'CUSTOM',
-        createdDate,
-        updatedDate: storedDate(a.updatedDate, createdDate),
-      };
-    });
-    return this.engine.insertAll('assistant', rows);
+    return this.engine.insertAll('assistant', assistants.map((a) => toRow(a, at, true)));
   }
 }

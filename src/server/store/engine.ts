@@ -8,6 +8,7 @@ import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysel
 import type { SortOrder } from '../../schema/common.js';
 import { normaliseDateTime } from '../dates.js';
 import type { Dialect } from './migrations.js';
+import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
 import type { DateRange, Listing, PageRequest } from './types.js';
 
@@ -185,6 +186,13 @@ export class Engine {
     const parameters = columns.map((c) => all.map((row) => row[c]));
     const result = await trx.executeQuery(CompiledQuery.raw(text, parameters));
     return Number(result.numAffectedRows ?? 0n);
+  }
+
+  /** Deletes the one row of `table` with this id; NotFound (naming `what`) when there is none. */
+  async deleteById(table: 'assistant' | 'variable', what: string, id: string): Promise<number> {
+    const r = await this.db.deleteFrom(table).where('id', '=', id).executeTakeFirst();
+    if (r.numDeletedRows === 0n) throw new NotFound(what, id);
+    return Number(r.numDeletedRows);
   }
 
   /** insertChunks in a transaction of its own: all the rows or none. */

@@ -15,19 +15,27 @@ const toVariable = (r: VariableRow): Variable => ({
   updatedDate: iso(r.updatedDate),
 });
 
+/**
+ * A new row with the interface's defaults. Ingest keeps a record's id and dates (`kept`); create
+ * makes them, whatever the body says (they are not the caller's to choose).
+ */
+function toRow(v: VariableIngest, at: string, kept: boolean): VariableRow {
+  const createdDate = kept ? storedDate(v.createdDate, at) : at;
+  return {
+    id: (kept && v.id) || randomUUID(),
+    name: v.name,
+    value: v.value ?? '',
+    type: v.type ?? 'static',
+    createdDate,
+    updatedDate: kept ? storedDate(v.updatedDate, createdDate) : at,
+  };
+}
+
 export class KyselyVariables implements VariableRepository {
   constructor(private readonly engine: Engine) {}
 
   async create(input: VariableCreate): Promise<Variable> {
-    const at = now();
-    const row: VariableRow = {
-      id: randomUUID(),
-      name: input.name,
-      value: input.value ?? '',
-      type: input.type ?? 'static',
-      createdDate: at,
-      updatedDate: at,
-    };
+    const row = toRow(input, now(), false);
     await this.engine.db.insertInto('variable').values(row).execute();
     return toVariable(row);
   }
@@ -52,25 +60,12 @@ export class KyselyVariables implements VariableRepository {
     return toVariable(row);
   }
 
-  async delete(id: string): Promise<number> {
-    const r = await this.engine.db.deleteFrom('variable').where('id', '=', id).executeTakeFirst();
-    if (r.numDeletedRows === 0n) throw new NotFound('variable', id);
-    return Number(r.numDeletedRows);
+  delete(id: string): Promise<number> {
+    return this.engine.deleteById('variable', 'variable', id);
   }
 
   ingest(variables: VariableIngest[]): Promise<number> {
     const at = now();
-    const rows = variables.map((v): VariableRow => {
-      const createdDate = storedDate(v.createdDate, at);
-      return {
-        id: v.id ?? randomUUID(),
-        name: v.name,
-        value: v.value ?? '',
-        type: v.type ?? 'static',
-        createdDate,
-        updatedDate: storedDate(v.updatedDate, createdDate),
-      };
-    });
-    return this.engine.insertAll('variable', rows);
+    return this.engine.insertAll('variable', variables.map((v) => toRow(v, at, true)));
   }
 }
