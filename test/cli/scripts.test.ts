@@ -292,3 +292,15 @@ describe("the README's completion lines in fresh shells", () => {
     expect(bash.stdout).toContain('-F _chatflow chatflow');
   });
 });
+
+describe('completion offers each value set once', () => {
+  it('stats --by offers day and hour only; d, days, h and hours are accepted', async () => {
+    const home = createHome();
+    const offered = await runCli(['__complete', '--', 'stats', 'flow', '--by', ''], { home });
+    expect(offered.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort()).toEqual(['day', 'hour']);
+    const hours = await runCli(['stats', 'flow-none', '--by', 'HOURS', '-o', 'json'], { home, url: server.url });
+    expect(hours.exitCode, hours.stderr).toBe(0);
+    const wrong = await runCli(['stats', 'flow-none', '--by', 'week'], { home, url: server.url });
+    expect(wrong.stderr).toBe('chatflow: invalid --by "week": use day or hour\n');
+  });
+});

@@ -1,9 +1,7 @@
 // `chatflow stats` (definition).
 import type { CommandDef } from '../core/command.js';
 import { DATA } from '../core/flags.js';
-import { CHATFLOW, CHAT_TYPE, oneOf } from '../core/values.js';
-
-const BY = oneOf(['day', 'hour'], { aliases: { days: 'day', d: 'day', hours: 'hour', h: 'hour' } });
+import { CHATFLOW, CHAT_TYPE, PERIOD } from '../core/values.js';
 
 export const stats: CommandDef = {
   name: 'stats',
@@ -14,7 +12,7 @@ export const stats: CommandDef = {
     { flags: '--start-date <date>', help: 'from this date, date-time or time ago, inclusive (a plain date is a UTC day: 2026-10-01, -2h, 7d)' },
     { flags: '--end-date <date>', help: 'until this date, date-time or time ago, inclusive (a plain date means the whole UTC day)' },
     { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01' },
-    { flags: '--by <period>', help: 'one row per day or per hour (UTC)', default: 'day', values: BY },
+    { flags: '--by <period>', help: 'one row per day or per hour (UTC)', default: 'day', values: PERIOD },
     { flags: '--chat-type <type>', help: 'only this chat type, e.g. EXTERNAL (repeatable)', values: CHAT_TYPE, repeatable: true },
     { flags: '--top <n>', help: 'how many tools to show in the chart', default: '5' },
   ],

@@ -39,8 +39,10 @@ export function list(values: readonly string[], describe?: (v: string) => string
 
 export interface EnumOptions {
   describe?: (v: string) => string | undefined;
-  /** Other words for a value (lower case): `up` → `THUMBS_UP`. */
+  /** Short forms offered beside the values (lower case): `up` → `THUMBS_UP`. */
   aliases?: Record<string, string>;
+  /** Other words accepted but not offered (lower case): `days` → `day`. */
+  synonyms?: Record<string, string>;
   /** Free text on the server (a newer Flowise may add values): an unknown value goes as typed. */
   open?: boolean;
 }
@@ -61,8 +63,9 @@ export const alternatives = (words: readonly string[]): string =>
 /** An enumeration: matched without regard to case, answered in its canonical spelling. */
 export function oneOf(values: readonly string[], opts: EnumOptions = {}): ValueSet {
   const aliases = opts.aliases ?? {};
+  const accepted = { ...opts.synonyms, ...aliases };
   const parse = (text: string, flag: string) => {
-    const hit = canonical(values, aliases, text);
+    const hit = canonical(values, accepted, text);
     if (hit !== undefined) return hit;
     if (opts.open) return text;
     throw new UsageError(`invalid ${flag} "${text}": use ${alternatives([...Object.keys(aliases), ...values])}`);
@@ -93,6 +96,9 @@ export const OUTPUT_FILE: ValueSet = { kind: 'files', use: 'write' };
 const RATING_TEXT: Record<string, string> = { THUMBS_UP: 'thumbs up', THUMBS_DOWN: 'thumbs down', up: 'THUMBS_UP', down: 'THUMBS_DOWN' };
 /** `up`/`down` are short forms of the ratings. */
 export const RATING = oneOf(RATINGS, { describe: (v) => RATING_TEXT[v], aliases: { up: 'THUMBS_UP', down: 'THUMBS_DOWN' } });
+
+/** A period of `stats --by`: the two words offered, their plurals and initials accepted. */
+export const PERIOD = oneOf(['day', 'hour'], { synonyms: { days: 'day', d: 'day', hours: 'hour', h: 'hour' } });
 
 export const ORDER = oneOf(SORT_ORDERS, { describe: (v) => (v === 'asc' ? 'oldest first' : 'newest first') });
 export const ASSISTANT_TYPE = oneOf(ASSISTANT_TYPES);
