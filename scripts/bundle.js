@@ -5,7 +5,7 @@
 //   imported only when their command runs: esbuild keeps each dynamic import a function that
 //   evaluates its module on the first call, and one file costs less to read than many chunks.
 // - The heavy parts are files of their own, read only when needed: server.js (the embedded
-//   service and `serve`), vendor/undici.js (the first request), vendor/yaml.js, vendor/cli-table3.js
+//   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
 //   its path. Tests see from the files loaded that a command did not load them.
 // - server.js holds the service's libraries too (fastify, kysely, ajv, typebox): the embedded
@@ -22,16 +22,15 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 /** The lazy parts: output file -> its source (a CommonJS library's names must be listed). */
 const LAZY = {
   // undici's own index also loads fetch, WebSocket, the caches and mocks (a megabyte, node:crypto,
-  // and Node's built-in undici through the web globals): only the dispatchers and request() here,
+  // and Node's built-in undici through the web globals): only the proxy agent and request() here,
   // wired as the index wires them.
   'vendor/undici': [
-    'import Agent from "undici/lib/dispatcher/agent.js";',
     'import EnvHttpProxyAgent from "undici/lib/dispatcher/env-http-proxy-agent.js";',
     'import Dispatcher from "undici/lib/dispatcher/dispatcher.js";',
     'import api from "undici/lib/api/index.js";',
     'import util from "undici/lib/core/util.js";',
     'Object.assign(Dispatcher.prototype, api);',
-    'export { Agent, EnvHttpProxyAgent };',
+    'export { EnvHttpProxyAgent };',
     '/** undici.request(url, opts) for the dispatcher given in opts, as the index makes it. */',
     'export function request(url, opts) {',
     '  const u = util.parseURL(url);',

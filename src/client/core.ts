@@ -1,11 +1,13 @@
-// The one request core of the client, over undici's request(). Resource modules only describe
-// paths, queries and normalisation; sending, retrying, error mapping, list parsing and streaming
-// all happen here. undici itself is imported on the first request, so loading the client (and
-// thus `chatflow --help`) costs nothing; a client given a `request` function (a service in the
-// same process) never loads it.
+// The one request core of the client. Resource modules only describe paths, queries and
+// normalisation; sending, retrying, deadlines, error mapping, list parsing and streaming all happen
+// here. What carries a request is a transport (./transports.ts), chosen on the first request:
+// node:http(s) by default, undici behind a proxy or over a given dispatcher, or a `request`
+// function given by the caller (a service in the same process). Loading the client (and thus
+// `chatflow --help`) loads none of them.
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
 import { ListParseError, listItems, parseJsonBatches, type ListEntry } from './jsonStream.js';
+import { nodeTransport, proxyConfigured, undiciTransport, type Transport } from './transports.js';
 
 export interface CoreOptions {
   /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
@@ -25,11 +27,19 @@ export interface CoreOptions {
   retryDelayMs?: number;
   /** One line per request: `GET http://host/api/v1/variables 200 12ms`. Never holds the key. */
   onDebug?: (line: string) => void;
-  /** Use this dispatcher instead of the client's own agent (tests, custom TLS...). */
+  /**
+   * Send through undici over this dispatcher (custom TLS, pools, mocks...) instead of node:http.
+   * (An HTTP_PROXY or HTTPS_PROXY in the environment also sends through undici, NO_PROXY honoured.)
+   */
   dispatcher?: Dispatcher;
   /**
-   * Sends each request in place of undici's request(): a service in this process answers without
-   * a socket (the CLI's embedded default). Retries, errors and list parsing stay the core's.
+   * Connect to this Unix socket instead of the URL's host and port (the URL still gives the Host
+   * header and the path): a local service listening on a socket file. No proxy applies.
+   */
+  socketPath?: string;
+  /**
+   * Sends each request in place of a transport: a service in this process answers without a
+   * socket (the CLI's embedded default). Retries, errors and list parsing stay the core's.
    */
   request?: RequestFn;
   /**
@@ -78,18 +88,20 @@ export interface ListResult<T> {
 
 export type Normalise<T> = (item: unknown) => T;
 
-/** What the core passes to undici's request() (or to a `request` given in its place). */
+/** What the core passes to a transport's request (./transports.ts; undici's request() takes it as is). */
 export interface RequestOptions {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** The longest wait for the answer's headers, from the request's start. */
   headersTimeout: number;
+  /** The longest wait for the next chunk of the body while the reader waits for it. */
   bodyTimeout: number;
   /** The whole answer's deadline. */
   signal?: AbortSignal;
 }
 
-/** What the core reads of an answer: undici's ResponseData, or an in-process service's like it. */
+/** What the core reads of an answer: a transport's (undici's ResponseData is one), or an in-process service's. */
 export interface Answer {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
@@ -112,10 +124,6 @@ const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOC
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 /** Sort parameters go out upper case: Flowise honours only the exact `DESC`. */
 const UPPERCASE_PARAMS = new Set(['order', 'sortOrder']);
-
-type Undici = typeof import('undici');
-let undiciModule: Promise<Undici> | undefined;
-const loadUndici = (): Promise<Undici> => (undiciModule ??= import('undici'));
 
 /** `path\`/variables/${id}\`` with each interpolated value URL-encoded. */
 export function path(strings: TemplateStringsArray, ...values: string[]): string {
@@ -191,12 +199,12 @@ export class HttpCore {
   private readonly retryDelayMs: number;
   private readonly onDebug: ((line: string) => void) | undefined;
   private readonly givenDispatcher: Dispatcher | undefined;
+  private readonly socketPath: string | undefined;
   private readonly givenRequest: RequestFn | undefined;
   readonly batch: Readonly<BatchLimits>;
   /** Whether a request that changes data (not GET or HEAD) has been answered 2xx. */
   changedData = false;
-  private viaUndici: Promise<RequestFn> | undefined;
-  private ownDispatcher: Dispatcher | undefined;
+  private transport: Promise<Transport> | undefined;
 
   constructor(opts: CoreOptions) {
     const { root, api } = resolveBaseUrl(opts.baseUrl);
@@ -208,6 +216,7 @@ export class HttpCore {
     this.retryDelayMs = opts.retryDelayMs ?? 200;
     this.onDebug = opts.onDebug;
     this.givenDispatcher = opts.dispatcher;
+    this.socketPath = opts.socketPath;
     this.givenRequest = opts.request;
     this.batch = opts.batch ?? DEFAULT_BATCH;
   }
@@ -368,31 +377,24 @@ export class HttpCore {
   }
 
   async close(): Promise<void> {
-    const pending = this.viaUndici;
-    this.viaUndici = undefined;
-    if (!pending) return;
-    await pending.catch(() => undefined);
-    const own = this.ownDispatcher;
-    this.ownDispatcher = undefined;
-    await own?.close();
+    const pending = this.transport;
+    this.transport = undefined;
+    await (await pending?.catch(() => undefined))?.close();
   }
 
   // ------------------------------------------------------------------ internals
 
-  /** The given `request`, else undici's over the given dispatcher or an agent of our own. */
+  /**
+   * The given `request`; else undici over a given dispatcher, or when a proxy is configured (not
+   * for a Unix socket); else node:http(s).
+   */
   private sender(): Promise<RequestFn> {
     if (this.givenRequest) return Promise.resolve(this.givenRequest);
-    return (this.viaUndici ??= loadUndici().then((undici) => {
-      let dispatcher = this.givenDispatcher;
-      if (!dispatcher) {
-        const env = process.env;
-        const opts = { connect: { timeout: this.timeoutMs } };
-        const proxied = env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy;
-        dispatcher = this.ownDispatcher = proxied ? new undici.EnvHttpProxyAgent(opts) : new undici.Agent(opts);
-      }
-      const via = dispatcher;
-      return (url, options) => undici.request(url, { ...options, method: options.method as Dispatcher.HttpMethod, dispatcher: via });
-    }));
+    this.transport ??=
+      this.givenDispatcher || (!this.socketPath && proxyConfigured())
+        ? undiciTransport({ dispatcher: this.givenDispatcher, connectTimeoutMs: this.timeoutMs })
+        : Promise.resolve(nodeTransport({ socketPath: this.socketPath }));
+    return this.transport.then((t) => t.request);
   }
 
   private debug(line: string): void {

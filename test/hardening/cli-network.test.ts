@@ -3,9 +3,14 @@
 // 200, invalid JSON. Each gives its documented exit code (5 unreachable or timed out, 1 server
 // error or unreadable answer) and one clear line; GET and PUT are retried, POST never, so nothing
 // is written twice: a tiny node:http server counts the requests.
+// Then how a request gets there: HTTPS (a certificate trusted through NODE_EXTRA_CA_CERTS, or not)
+// and a proxy named by HTTP_PROXY (NO_PROXY bypassing it).
 // (test/client/ covers the client library; test/cli/errors.test.ts refused and timed-out GETs.)
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STACK_LINE, closedPort, runCli } from '../helpers/cli.js';
 
@@ -199,5 +204,59 @@ describe('the CLI against a misbehaving network', () => {
     const flowing = await cli(LIST);
     expect(flowing.exitCode, flowing.stderr).toBe(0);
     expect(JSON.parse(flowing.stdout)).toHaveLength(6);
+  });
+});
+
+describe('how a request gets there', () => {
+  const ok: Behaviour = (_req, res) => json(res, 200, [VARIABLE]);
+
+  it('HTTPS: a certificate trusted through NODE_EXTRA_CA_CERTS works; an untrusted one is exit 5 naming the URL', async () => {
+    const certFile = fileURLToPath(new URL('../helpers/tls/cert.pem', import.meta.url));
+    const secure = createHttpsServer({ cert: readFileSync(certFile), key: readFileSync(new URL('../helpers/tls/key.pem', import.meta.url)) }, (req, res) => ok(req, res, 1));
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const secureUrl = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
+    try {
+      const trusted = await runCli([...LIST, '--timeout', '5'], { url: secureUrl, env: { NODE_EXTRA_CA_CERTS: certFile } });
+      expect(trusted.exitCode, trusted.stderr).toBe(0);
+      expect(JSON.parse(trusted.stdout)).toEqual([VARIABLE]);
+      const untrusted = await cli(LIST, secureUrl);
+      expect(untrusted.exitCode, untrusted.stderr).toBe(5);
+      expect(oneLine(untrusted)).toContain(`cannot reach ${secureUrl} (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate)`);
+    } finally {
+      secure.closeAllConnections();
+      await new Promise((resolve) => secure.close(resolve));
+    }
+  });
+
+  it('HTTP_PROXY: the request goes through the proxy (a CONNECT tunnel); NO_PROXY bypasses it', async () => {
+    behaviour = ok;
+    const tunnels: string[] = [];
+    const proxy = createServer((_req, res) => res.writeHead(502).end());
+    proxy.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const via = await runCli([...LIST, '--timeout', '5'], { url, env: { HTTP_PROXY: proxyUrl } });
+      expect(via.exitCode, via.stderr).toBe(0);
+      expect(JSON.parse(via.stdout)).toEqual([VARIABLE]);
+      expect(tunnels).toEqual([new URL(url).host]);
+      const direct = await runCli([...LIST, '--timeout', '5'], { url, env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      expect(direct.exitCode, direct.stderr).toBe(0);
+      expect(tunnels).toHaveLength(1);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
