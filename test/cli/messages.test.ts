@@ -50,6 +50,19 @@ afterAll(async () => {
 });
 
 describe('chatflow messages list', () => {
+  it('ndjson prints the very messages json does, one JSON text a line (also with --feedback, and an empty list)', async () => {
+    for (const extra of [[], ['--feedback']]) {
+      const json = await cli(['messages', 'list', FLOW, '-o', 'json', ...extra]);
+      const ndjson = await cli(['messages', 'list', FLOW, '-o', 'ndjson', ...extra]);
+      expect(ndjson.exitCode, ndjson.stderr).toBe(0);
+      const list = JSON.parse(json.stdout) as Message[];
+      expect(list.length).toBeGreaterThan(1);
+      expect(ndjson.stdout).toBe(list.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    }
+    const none = await cli(['messages', 'list', FLOW, '-o', 'ndjson', '--session-id', 'nobody']);
+    expect([none.exitCode, none.stdout, none.stderr.trim()]).toEqual([0, '', 'No messages found.']);
+  });
+
   it('prints every message oldest first, structured fields as JSON (json)', async () => {
     const r = await cli(['messages', 'list', FLOW, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js
 import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
-import { resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
+import { ChunkWriter, resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
 import { EXIT, exitCodeOf, messageOf } from './errors.js';
 import { canPage, openPager, pagerCommand } from './pager.js';
 
@@ -138,6 +138,28 @@ export class Output {
     }
     if (n === 0) this.note(`No ${what} found.`);
     else if (note) this.note(note);
+  }
+
+  /**
+   * Whether a list would be printed as the JSON text of each record, a line each, as it comes
+   * (ndjson, no --fields, not --quiet, no pager): a list command may then hand over the server's
+   * texts (printJsonLines) instead of records to serialise again.
+   */
+  get copiesJsonLines(): boolean {
+    return this.format === 'ndjson' && !this.fields && !this.quiet && !(this.stdout === process.stdout && canPage(process.stdout));
+  }
+
+  /** A list given as JSON texts, in chunks (see copiesJsonLines), then `No <things> found.` if empty. */
+  async printJsonLines(chunks: AsyncIterable<string[]>, what: string): Promise<void> {
+    const writer = new ChunkWriter(this.stdout);
+    let n = 0;
+    for await (const texts of chunks) {
+      if (texts.length === 0) continue;
+      await writer.write(`${texts.join('\n')}\n`);
+      n += texts.length;
+    }
+    await writer.flush();
+    if (n === 0) this.note(`No ${what} found.`);
   }
 
   /** Text as it is on stdout (a raw answer, a script, a drawn view). */

@@ -6,7 +6,7 @@ import { rename, unlink } from 'node:fs/promises';
 import type { ChatflowClient } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { createProgress, progressWanted, type Progress } from '../progress.js';
-import { put, type Out } from '../render/records.js';
+import { ChunkWriter, type Out } from '../render/records.js';
 import { plural } from '../render/text.js';
 import { PER_CHATFLOW, TAGS, parseResources, type Resource } from '../transfer.js';
 
@@ -16,27 +16,6 @@ interface ExportFlags {
   out?: string;
   progress?: boolean;
   redact?: boolean;
-}
-
-/** Lines are gathered into chunks of about this many characters: one write per line costs more than the line. */
-const CHUNK = 64 * 1024;
-
-/** Writes text in chunks to a stream, waiting for 'drain' when its buffer is full. */
-class ChunkWriter {
-  private buffer = '';
-  constructor(private readonly out: Out) {}
-
-  async write(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length >= CHUNK) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.buffer === '') return;
-    const chunk = this.buffer;
-    this.buffer = '';
-    await put(this.out, chunk);
-  }
 }
 
 const FLOWISE_NOTE =

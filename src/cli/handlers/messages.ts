@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { plural } from '../render/text.js';
 import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
-import { confirmOrRefuse, printDryRun, printPageOrStream } from './common.js';
+import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream } from './common.js';
 
 
 interface ListFlags extends MessageFilterFlags {
@@ -46,6 +46,11 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
   const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
   const rated = opts.feedback || filters.feedbackType !== undefined;
   const query: MessageListQuery = { ...filters, order: opts.order, feedback: rated ? true : undefined };
+  // A whole list as ndjson is the server's texts copied, not parsed and serialised again.
+  const whole = pageFlags(opts);
+  if (whole.page === undefined && whole.limit === undefined && ctx.out.copiesJsonLines) {
+    return ctx.out.printJsonLines(client.messages.streamTexts(chatflowId, query), 'messages');
+  }
   await printPageOrStream(
     ctx,
     opts,

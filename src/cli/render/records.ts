@@ -95,6 +95,27 @@ export async function put(out: Out, chunk: string): Promise<void> {
   if (!out.write(chunk)) await drained(out);
 }
 
+/** Lines are gathered into chunks of about this many characters: one write per line costs more than the line. */
+const CHUNK = 64 * 1024;
+
+/** Writes text in chunks to a stream, waiting for 'drain' when its buffer is full. */
+export class ChunkWriter {
+  private buffer = '';
+  constructor(private readonly out: Out) {}
+
+  async write(text: string): Promise<void> {
+    this.buffer += text;
+    if (this.buffer.length >= CHUNK) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer === '') return;
+    const chunk = this.buffer;
+    this.buffer = '';
+    await put(this.out, chunk);
+  }
+}
+
 function isTty(out: Out): boolean {
   return process.env.CHATFLOW_FORCE_TTY === '1' || out.isTTY === true || (out === process.stdout && isStdoutTty());
 }
