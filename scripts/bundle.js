@@ -101,7 +101,7 @@ const common = {
 
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 const results = await Promise.all([
-  build({ ...common, entryPoints: { main: 'src/cli/main.ts', 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
+  build({ ...common, entryPoints: { main: 'src/cli/main.ts', 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
     entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])),

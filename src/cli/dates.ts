@@ -19,9 +19,26 @@ export interface Zone {
   name: string;
 }
 
-/** The zone of this run: UTC with `--utc`, else the process's local zone (TZ decides). */
+/**
+ * The zone of this run: UTC with `--utc`, else the process's local zone (TZ decides). Looked up on
+ * first use: asking Intl for the local zone loads the time zone data, tens of milliseconds that
+ * a command printing JSON never needs.
+ */
 export function timeZone(opts: { utc?: boolean } = {}): Zone {
   if (opts.utc) return { utc: true, name: 'UTC' };
+  let local: Zone | undefined;
+  const zone = () => (local ??= localZone());
+  return {
+    get utc() {
+      return zone().utc;
+    },
+    get name() {
+      return zone().name;
+    },
+  };
+}
+
+function localZone(): Zone {
   const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
   // A process whose local zone is UTC prints UTC, whatever alias it came by (Etc/UTC, UTC0...).
   const utc = /^(Etc\/)?(UTC|GMT|Universal|Zulu)$/i.test(local ?? '') || local === undefined;

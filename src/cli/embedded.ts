@@ -1,15 +1,22 @@
 // The embedded service: with no server configured, the CLI runs the service's app over the local
-// SQLite database, and the client talks to it as to any server. A command answers in its own
-// process (server/in-process.ts): no socket, no port, no second thread to start. Bulk commands
-// (export, import) run it in a worker thread instead (embedded-worker.ts) on a loopback port, so
-// that the service's work (the database, validation, writing lists) and the CLI's (reading,
-// parsing, writing files) run side by side on two cores.
+// SQLite database, and the client talks to it as to any server. Three ways, the client the same:
+// - the local service (local-service.ts): a background process of the user's, started by the
+//   first command, answering later ones over a Unix socket, so that they do not load the service;
+// - in this process (server/in-process.ts): no socket, no port, no second thread. The first
+//   command runs so, and any command the local service cannot answer (none yet, not wanted:
+//   CHATFLOW_NO_SERVICE or CI, gone meanwhile);
+// - bulk commands (export, import) run it in a worker thread (embedded-worker.ts) on a loopback
+//   port, so that the service's work (the database, validation, writing lists) and the CLI's
+//   (reading, parsing, writing files) run side by side on two cores.
 import type { BatchLimits, RequestFn } from '../client/index.js';
+import type { Found } from './local-service.js';
 import { MAX_INGEST_ITEMS } from '../schema/limits.js';
 
 /** Where the client sends: a loopback URL and its key (a thread), or a function (this process). */
 export type EmbeddedService = ({ url: string; apiKey: string } | { request: RequestFn }) & {
   dbPath: string;
+  /** Where it answers, for --debug: `in this process`, `on URL`, `over SOCKET`. */
+  where: string;
   /** What one ingest request may carry: more than to another server (see BULK_BODY_LIMIT). */
   batch: BatchLimits;
   close(): Promise<void>;
@@ -27,6 +34,8 @@ const BULK_BATCH: BatchLimits = { maxBytes: BULK_BODY_LIMIT - 64 * 1024, maxItem
 export interface EmbeddedOptions {
   /** Run the service in a worker thread (worth it for long bulk work). */
   thread?: boolean;
+  /** Use (or start) the local service; default: unless CHATFLOW_NO_SERVICE or CI. */
+  local?: boolean;
 }
 
 /** What the worker answers once it listens, or why it could not start. */
@@ -40,15 +49,70 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     // is imported here, not at the top: the bundle would load it on every start.)
     const { randomBytes } = await import('node:crypto');
     const apiKey = randomBytes(24).toString('base64url');
-    return { ...(await startWorker(dbPath, apiKey)), apiKey, dbPath, batch: BULK_BATCH };
+    const worker = await startWorker(dbPath, apiKey);
+    return { ...worker, apiKey, dbPath, where: `on ${worker.url}`, batch: BULK_BATCH };
   }
+  const local = options.local === false ? undefined : await import('./local-service.js');
+  let found: Found | undefined = await local?.findService(dbPath);
+  if (found && 'socket' in found) return overSocket(found.socket, dbPath);
+  const service = await inProcess(dbPath);
+  // The database exists now: start the local service for the commands to come.
+  found ??= await local?.findService(dbPath);
+  if (local && found && 'files' in found) local.startService(found.files, dbPath);
+  return { request: service.request, dbPath, where: 'in this process', batch: BULK_BATCH, close: service.close };
+}
+
+async function inProcess(dbPath: string) {
   const [{ openInProcess }, { openStore }] = await Promise.all([import('../server/in-process.js'), import('../server/open-store.js')]);
   const store = await openStore({ dbPath });
-  const service = await openInProcess({ store, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
+  return openInProcess({ store, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
-  return { request: service.request, dbPath, batch: BULK_BATCH, close: service.close };
+}
+
+/** Errors of a request that never reached the service: its socket is gone or nothing listens. */
+const UNSENT = new Set(['ECONNREFUSED', 'ENOENT']);
+/** Errors of a connection lost before the answer began: the service stopped meanwhile. */
+const LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * Requests over the local service's socket. Should the service be gone (killed, stopped, idled
+ * out since it was found), the rest of the command runs in this process: a request that never
+ * reached it, or an idempotent one, is sent again there; a change that may have been made is not
+ * (the command fails, saying so).
+ */
+async function overSocket(socket: string, dbPath: string): Promise<EmbeddedService> {
+  const { Agent, request } = await import('undici');
+  const agent = new Agent({ connect: { socketPath: socket } });
+  let fallback: ReturnType<typeof inProcess> | undefined;
+  let gone = false;
+  const send: RequestFn = async (url, options) => {
+    if (!gone) {
+      try {
+        return await request(url, { ...options, method: options.method as 'GET', dispatcher: agent });
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (options.signal?.aborted || typeof code !== 'string' || !(UNSENT.has(code) || LOST.has(code))) throw err;
+        gone = true;
+        if (!UNSENT.has(code) && !IDEMPOTENT.has(options.method)) {
+          throw new Error(`the local service stopped while answering ${options.method} (the change may or may not have been made): check, then run the command again`);
+        }
+      }
+    }
+    return (await (fallback ??= inProcess(dbPath))).request(url, options);
+  };
+  return {
+    request: send,
+    dbPath,
+    where: `over ${socket}`,
+    batch: BULK_BATCH,
+    async close() {
+      await agent.close();
+      await (await fallback)?.close();
+    },
+  };
 }
 
 async function startWorker(dbPath: string, apiKey: string): Promise<{ url: string; close(): Promise<void> }> {

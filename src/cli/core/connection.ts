@@ -122,7 +122,7 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
   const { startEmbedded } = await import('../embedded.js');
   const embedded = await startEmbedded({ thread: opts.bulk === true });
   const where = 'url' in embedded ? embedded.url : EMBEDDED_ORIGIN;
-  opts.trace?.(`embedded service ${'url' in embedded ? `on ${where}` : 'in this process'} (database ${embedded.dbPath})`);
+  opts.trace?.(`embedded service ${embedded.where} (database ${embedded.dbPath})`);
   const client = createClient({ baseUrl: where, ...('url' in embedded ? { apiKey: embedded.apiKey } : { request: embedded.request }), ...base, batch: embedded.batch, server: 'chatflow' });
   return {
     client,

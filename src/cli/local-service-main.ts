@@ -1,0 +1,82 @@
+// The local service's process (see local-service.ts): `node local-service-main.js DB SOCKET START`,
+// started detached by a command. It serves the database on the socket and exits when idle for
+// CHATFLOW_SERVICE_IDLE seconds, when its socket is removed or taken over (`chatflow service stop`,
+// a newer start), when its database file is removed or replaced, or on SIGTERM/SIGINT; each
+// time after answering the requests under way.
+import { chmodSync, lstatSync, renameSync, writeFileSync } from 'node:fs';
+import { startServer, type RunningServer } from '../server/app.js';
+import { openStore } from '../server/open-store.js';
+import { VERSION } from '../version.js';
+import { BULK_BODY_LIMIT } from './embedded.js';
+import { DEFAULT_IDLE_SECONDS, removeFile, serviceFiles, type ServiceInfo } from './local-service.js';
+
+const [dbPath, socket, start] = process.argv.slice(2) as [string, string, string];
+const idleSeconds = Number(process.env.CHATFLOW_SERVICE_IDLE) > 0 ? Number(process.env.CHATFLOW_SERVICE_IDLE) : DEFAULT_IDLE_SECONDS;
+const info = socket.replace(/\.sock$/, '.json');
+process.title = 'chatflow-service';
+
+/** Still the service its socket's name promises: this version, this database file. */
+const stillOurs = (ino: number) => serviceFiles(dbPath)?.socket === socket && inode(socket) === ino;
+
+function inode(path: string): number | undefined {
+  try {
+    return lstatSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+let server: RunningServer | undefined;
+try {
+  if (serviceFiles(dbPath)?.socket !== socket) throw new Error('the database is not the one named');
+  const store = await openStore({ dbPath });
+  // Listens on a name of its own, then takes the real name in one step (rename): a command never
+  // finds a socket that does not answer yet, and a stale socket by that name is replaced whole.
+  const own = `${socket}.${process.pid}`;
+  removeFile(own);
+  server = await startServer({ store, path: own, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  chmodSync(own, 0o600);
+  renameSync(own, socket);
+  const ino = inode(socket)!;
+  writeFileSync(info, JSON.stringify({ pid: process.pid, version: VERSION, database: dbPath, idleSeconds, started: new Date().toISOString() } satisfies ServiceInfo), { mode: 0o600 });
+  removeFile(start);
+  watch(server, ino);
+} catch {
+  removeFile(start);
+  await server?.close().catch(() => undefined);
+  process.exit(1);
+}
+
+function watch(running: RunningServer, ino: number): void {
+  let active = 0;
+  let last = Date.now();
+  running.app.server.on('request', (_req, res) => {
+    active++;
+    res.once('close', () => {
+      active--;
+      last = Date.now();
+    });
+  });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(timer);
+    // The name goes first: no new command finds this service while it finishes.
+    if (inode(socket) === ino) {
+      removeFile(socket);
+      removeFile(info);
+    }
+    await running.close().catch(() => undefined);
+    process.exit(0);
+  };
+  const idleMs = idleSeconds * 1000;
+  const timer = setInterval(() => {
+    if (!stillOurs(ino) || (active === 0 && Date.now() - last >= idleMs)) void stop();
+  }, Math.min(2000, idleMs));
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}

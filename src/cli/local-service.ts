@@ -1,0 +1,270 @@
+// The local service: with no server configured, the first command starts the embedded service as a
+// background process of the user's (local-service-main.ts) and answers in its own process; later
+// commands send over its Unix socket, so they no longer load the service's code (the most of an
+// in-process command's time). The service exits after some idle minutes. It is only a faster
+// transport: when anything about it is wrong the command runs in-process as before, silently.
+//
+// Safety, by construction:
+// - The socket lives in a directory of the user's own (mode 0700, checked: owner, mode, not a
+//   link), $XDG_RUNTIME_DIR/chatflow or ~/.cache/chatflow/run; a socket not ours is never used.
+// - Its name holds the package version and the database (path and file identity): another version,
+//   another database, or the file replaced, and the name differs, so a command never talks to a
+//   service of another version or database (that one idles out, or sees its file gone and exits).
+// - One starter: a start file made with O_EXCL; a command that finds it runs in-process.
+// - A socket nothing answers on (the service was killed) is removed, and a service started anew.
+import { spawn } from 'node:child_process';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { connect } from 'node:net';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VERSION } from '../version.js';
+
+/** Idle time after which the service exits, unless CHATFLOW_SERVICE_IDLE (seconds) says. */
+export const DEFAULT_IDLE_SECONDS = 300;
+/** A start file older than this belongs to a starter that died: it no longer blocks a start. */
+const START_STALE_MS = 30_000;
+/** Unix socket paths are limited to some 104 bytes (macOS; 108 on Linux). */
+const MAX_SOCKET_PATH = 100;
+
+/** The files of one service: its socket, the start file, and what `service status` reads. */
+export interface ServiceFiles {
+  dir: string;
+  socket: string;
+  /** Made (O_EXCL) by the command that starts the service; removed once it listens. */
+  start: string;
+  /** JSON: pid, version, database, idle seconds, started (ServiceInfo). */
+  info: string;
+}
+
+export interface ServiceInfo {
+  pid: number;
+  version: string;
+  database: string;
+  idleSeconds: number;
+  started: string;
+}
+
+/** Whether commands may use (and start) a local service: not on Windows, not in CI, not when told. */
+export function serviceWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return false;
+  if (truthy(env.CHATFLOW_NO_SERVICE)) return false;
+  // A CI job's container ends with its job; a service left behind helps no one there.
+  return !truthy(env.CI);
+}
+
+const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+
+/** The directory of the user's services (not created). */
+export function serviceDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) return join(env.XDG_RUNTIME_DIR, 'chatflow');
+  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(cache, 'chatflow', 'run');
+}
+
+/** Makes the directory (0700) and checks it is ours and closed to others; false: do not use it. */
+export function ownDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid!() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The service for this database and this version; undefined when the database does not exist yet. */
+export function serviceFiles(dbPath: string, env: NodeJS.ProcessEnv = process.env): ServiceFiles | undefined {
+  let real: string;
+  let identity: string;
+  try {
+    real = realpathSync(dbPath);
+    const st = statSync(real);
+    identity = `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+  const dir = serviceDir(env);
+  const base = join(dir, `${VERSION}-${hash(`${VERSION}\0${real}\0${identity}`)}`);
+  const socket = `${base}.sock`;
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) return undefined;
+  return { dir, socket, start: `${base}.start`, info: `${base}.json` };
+}
+
+/** FNV-1a, 64 bits as two 32-bit halves: a short stable name (node:crypto costs a start). */
+function hash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+/** A socket file of ours (a socket, owned by this user); false for anything else or nothing. */
+function ourSocket(path: string): { ino: number } | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isSocket() && st.uid === process.getuid!() ? { ino: st.ino } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether something accepts connections on the socket (a connect, nothing sent). */
+export function answers(socket: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const conn = connect({ path: socket });
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      conn.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    conn.once('connect', () => done(true));
+    conn.once('error', () => done(false));
+  });
+}
+
+export type Found =
+  /** A service of ours answers on this socket. */
+  | { socket: string }
+  /** None answers (none yet, or a stale socket, now removed): `start()` one for the next command. */
+  | { files: ServiceFiles };
+
+/**
+ * The local service for `dbPath`, or what to start; undefined when none may be used (not wanted,
+ * the directory is not safely ours, the database does not exist yet).
+ */
+export async function findService(dbPath: string, env: NodeJS.ProcessEnv = process.env): Promise<Found | undefined> {
+  if (!serviceWanted(env)) return undefined;
+  const files = serviceFiles(dbPath, env);
+  if (!files || !ownDir(files.dir)) return undefined;
+  const socket = ourSocket(files.socket);
+  if (!socket) {
+    // Something else by that name (not a socket, not ours): leave it, and start nothing.
+    if (exists(files.socket)) return undefined;
+    return { files };
+  }
+  if (await answers(files.socket)) return { socket: files.socket };
+  // Stale: the service was killed. Remove its socket, unless a new one took the name meanwhile.
+  if (ourSocket(files.socket)?.ino === socket.ino) removeFile(files.socket);
+  return { files };
+}
+
+/**
+ * Starts the service for `dbPath` in the background, unless another command is starting it (then
+ * nothing: this command runs in-process). Never throws: the service is only an optimisation.
+ */
+export function startService(files: ServiceFiles, dbPath: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!claimStart(files.start)) return false;
+  try {
+    const main = fileURLToPath(new URL('./local-service-main.js', import.meta.url));
+    const child = spawn(process.execPath, [main, dbPath, files.socket, files.start], {
+      detached: true,
+      stdio: 'ignore',
+      env,
+      cwd: files.dir,
+    });
+    child.on('error', () => removeFile(files.start));
+    child.unref();
+    return true;
+  } catch {
+    removeFile(files.start);
+    return false;
+  }
+}
+
+/** O_EXCL on the start file; a stale one (its starter died) is taken over once. */
+function claimStart(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      try {
+        if (Date.now() - statSync(path).mtimeMs < START_STALE_MS) return false;
+      } catch {
+        continue;
+      }
+      removeFile(path);
+    }
+  }
+  return false;
+}
+
+/** The running services of this user (any version or database), with their files. */
+export async function listServices(env: NodeJS.ProcessEnv = process.env): Promise<(ServiceInfo & { socket: string; running: boolean })[]> {
+  const dir = serviceDir(env);
+  if (!ownDir(dir)) return [];
+  const found = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const info = readInfo(join(dir, name));
+    const socket = join(dir, name.replace(/\.json$/, '.sock'));
+    if (!info) continue;
+    const running = ourSocket(socket) !== undefined && (await answers(socket));
+    found.push({ ...info, socket, running });
+  }
+  return found;
+}
+
+function readInfo(path: string): ServiceInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(path, 'utf8')) as ServiceInfo;
+    return typeof info.pid === 'number' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stops a service: its socket goes (no command finds it any more; the service sees it gone and
+ * exits once its requests are answered), and it is told to exit now. Answers once it has exited.
+ */
+export async function stopService(service: { socket: string; pid: number; running: boolean }, waitMs = 5000): Promise<boolean> {
+  removeFile(service.socket);
+  removeFile(service.socket.replace(/\.sock$/, '.json'));
+  // (The pid is signalled only while its socket answered: a dead service's pid may be reused.)
+  if (!service.running) return true;
+  try {
+    process.kill(service.pid, 'SIGTERM');
+  } catch {
+    return true;
+  }
+  for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    if (!alive(service.pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !alive(service.pid);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
