@@ -13,6 +13,7 @@ import { importCommand } from './import.js';
 import { messages } from './messages.js';
 import { privacy } from './privacy.js';
 import { serve } from './serve.js';
+import { service } from './service.js';
 import { stats } from './stats.js';
 import { upsertHistory } from './upsert-history.js';
 import { variables } from './variables.js';
@@ -34,6 +35,7 @@ export const COMMANDS: CommandDef[] = [
   exportCommand,
   importCommand,
   serve,
+  service,
   completion,
   complete,
 ];

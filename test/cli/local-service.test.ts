@@ -1,0 +1,237 @@
+// The local service (src/cli/local-service.ts), through the built CLI on the embedded default:
+// invisible when it works (the same answers, over its socket), harmless when it fails (killed,
+// foreign, another database, two commands at once, lost mid-request), and gone when idle.
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serviceFiles, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
+import { VERSION } from '../../src/version.js';
+import { cliEnv, createHome, runCli, STACK_LINE, type CliHome, type Env } from '../helpers/cli.js';
+
+/** The default path: the service wanted (the helper turns it off), idling out soon after the tests. */
+const SERVICE: Env = { CHATFLOW_NO_SERVICE: undefined, CHATFLOW_SERVICE_IDLE: '60' };
+const started = new Set<number>();
+
+afterAll(() => {
+  // Each test stops what it started; this only catches a test that failed half-way.
+  for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGTERM');
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) if (ok()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const dbOf = (home: CliHome) => join(home.dataDir, 'chatflow', 'chatflow.db');
+const filesOf = (home: CliHome, env: Env = {}): ServiceFiles => serviceFiles(dbOf(home), cliEnv({ home, env }) as NodeJS.ProcessEnv)!;
+const infoOf = (files: ServiceFiles): ServiceInfo => JSON.parse(readFileSync(files.info, 'utf8')) as ServiceInfo;
+
+/** A home whose database exists, and the service the first command started, answering. */
+async function running(env: Env = {}): Promise<{ home: CliHome; files: ServiceFiles; pid: number }> {
+  const home = createHome();
+  const first = await runCli(['variables', 'set', 'FIRST', '1', '--debug'], { home, env: { ...SERVICE, ...env } });
+  expect(first.exitCode, first.stderr).toBe(0);
+  expect(first.stderr).toContain('embedded service in this process');
+  const files = filesOf(home, env);
+  await waitFor('the local service', () => existsSync(files.info) && existsSync(files.socket));
+  const { pid } = infoOf(files);
+  started.add(pid);
+  return { home, files, pid };
+}
+
+async function stopped(home: CliHome, pid: number, env: Env = {}): Promise<void> {
+  const r = await runCli(['service', 'stop'], { home, env: { ...SERVICE, ...env } });
+  expect(r.exitCode, r.stderr).toBe(0);
+  await waitFor(`service ${pid} to exit`, () => !alive(pid), 10_000);
+}
+
+const names = (stdout: string) => (JSON.parse(stdout) as { name: string }[]).map((v) => v.name).sort();
+
+/** An HTTP server on `socket` standing in for something that is not our service. */
+async function impostor(socket: string, onRequest: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<{ server: Server; requests: () => number }> {
+  let n = 0;
+  const server = createServer((req, res) => {
+    n++;
+    onRequest(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  return { server, requests: () => n };
+}
+
+const FOREIGN = (_req: unknown, res: import('node:http').ServerResponse) => {
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify([{ id: 'x', name: 'FOREIGN', value: 'planted', type: 'static', createdDate: '2026-01-01T00:00:00.000Z', updatedDate: '2026-01-01T00:00:00.000Z' }]));
+};
+
+describe('the local service', { timeout: 60_000 }, () => {
+  it('the first command answers in its process and starts it; later ones answer over its socket, the same; status and stop', async () => {
+    const { home, files, pid } = await running();
+    expect(statSync(files.dir).mode & 0o777).toBe(0o700);
+    expect(statSync(files.socket).mode & 0o777).toBe(0o600);
+    expect(existsSync(files.start)).toBe(false);
+
+    const set = await runCli(['variables', 'set', 'SECOND', '2', '--debug'], { home, env: SERVICE });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(set.stderr).toContain(`embedded service over ${files.socket} (database ${dbOf(home)})`);
+    const listed = await runCli(['variables', 'list', '-o', 'json'], { home, env: SERVICE });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(names(listed.stdout)).toEqual(['FIRST', 'SECOND']);
+    // The same data in a command that runs without it.
+    const direct = await runCli(['variables', 'list', '-o', 'json'], { home });
+    expect(names(direct.stdout)).toEqual(['FIRST', 'SECOND']);
+
+    const status = await runCli(['service', 'status', '-o', 'json'], { home, env: SERVICE });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual([expect.objectContaining({ pid, state: 'running', current: true, version: VERSION, database: dbOf(home), socket: files.socket })]);
+
+    await stopped(home, pid);
+    expect(existsSync(files.socket)).toBe(false);
+    const after = await runCli(['service', 'status', '-o', 'json'], { home, env: SERVICE });
+    expect(JSON.parse(after.stdout)).toEqual([]);
+  });
+
+  it('killed (kill -9): the next command removes its stale socket, answers, and a new service starts', async () => {
+    const { home, files, pid } = await running();
+    process.kill(pid, 'SIGKILL');
+    await waitFor('the kill', () => !alive(pid));
+    expect(existsSync(files.socket)).toBe(true);
+
+    const r = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('embedded service in this process');
+    expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('debug: '))).toEqual([]);
+    expect(names(r.stdout)).toEqual(['FIRST']);
+
+    await waitFor('a new service', () => existsSync(files.info) && infoOf(files).pid !== pid && existsSync(files.socket));
+    const again = infoOf(files).pid;
+    started.add(again);
+    const next = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
+    expect(next.stderr).toContain(`over ${files.socket}`);
+    await stopped(home, again);
+  });
+
+  it('a socket not ours is never used: in a directory others may enter, or owned by another user', async () => {
+    const home = createHome();
+    const made = await runCli(['variables', 'set', 'MINE', '1'], { home });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const files = filesOf(home);
+    mkdirSync(files.dir, { recursive: true });
+    chmodSync(files.dir, 0o755);
+    const fake = await impostor(files.socket, FOREIGN);
+    try {
+      const r = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('embedded service in this process');
+      expect(names(r.stdout)).toEqual(['MINE']);
+      expect(fake.requests()).toBe(0);
+
+      // A directory of ours again, but the socket is another user's (only root can make one here).
+      if (process.getuid?.() === 0) {
+        chmodSync(files.dir, 0o700);
+        chownSync(files.socket, 65534, 65534);
+        const other = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
+        expect(other.exitCode, other.stderr).toBe(0);
+        expect(names(other.stdout)).toEqual(['MINE']);
+        expect(fake.requests()).toBe(0);
+      }
+    } finally {
+      await new Promise((r) => fake.server.close(r));
+    }
+    // Nothing was started beside the planted socket, and it was left alone.
+    expect(readdirSync(files.dir).filter((n) => n.endsWith('.json'))).toEqual([]);
+  });
+
+  it('another database or another version has a service of its own: a replaced file is never answered by the old one', async () => {
+    const { home, files, pid } = await running();
+    expect(files.socket.split('/').pop()).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}\\.sock$`));
+    for (const suffix of ['', '-wal', '-shm']) rmSync(dbOf(home) + suffix, { force: true });
+
+    const r = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('embedded service in this process');
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    // The old service sees its file gone and exits by itself; the new file gets a new one.
+    await waitFor(`the old service ${pid} to exit`, () => !alive(pid));
+    const renewed = filesOf(home);
+    expect(renewed.socket).not.toBe(files.socket);
+    await waitFor('the new service', () => existsSync(renewed.info));
+    started.add(infoOf(renewed).pid);
+    await stopped(home, infoOf(renewed).pid);
+  });
+
+  it('commands at once: one service starts, every write is kept, none says "locked", with or without the service', async () => {
+    const home = createHome();
+    expect((await runCli(['variables', 'set', 'SEED', '0'], { home })).exitCode).toBe(0);
+    const first = await Promise.all(['A', 'B', 'C', 'D'].map((n, i) => runCli(['variables', 'set', n, String(i)], { home, env: SERVICE })));
+    for (const r of first) {
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/locked|busy/i);
+    }
+    const files = filesOf(home);
+    await waitFor('the local service', () => existsSync(files.info) && existsSync(files.socket));
+    const pid = infoOf(files).pid;
+    started.add(pid);
+    expect(readdirSync(files.dir).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+
+    // Through the service and in-process at once, on the same file.
+    const both = await Promise.all(
+      ['E', 'F', 'G', 'H', 'I', 'J'].map((n, i) => runCli(['variables', 'set', n, String(i)], { home, env: i % 2 ? SERVICE : {} })),
+    );
+    for (const r of both) {
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/locked|busy/i);
+    }
+    const listed = await runCli(['variables', 'list', '-o', 'json'], { home, env: SERVICE });
+    expect(names(listed.stdout)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'SEED']);
+    await stopped(home, pid);
+  });
+
+  it('lost mid-request: a read is answered in the command\'s process, a change fails saying it may have been made', async () => {
+    const home = createHome();
+    expect((await runCli(['variables', 'set', 'KEPT', '1'], { home })).exitCode).toBe(0);
+    const files = filesOf(home);
+    mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    // A service of ours that dies with each request it gets (the connection cut, no answer).
+    const dying = await impostor(files.socket, (req) => req.socket.destroy());
+    try {
+      const read = await runCli(['variables', 'list', '-o', 'json'], { home, env: SERVICE });
+      expect(read.exitCode, read.stderr).toBe(0);
+      expect(names(read.stdout)).toEqual(['KEPT']);
+      expect(dying.requests()).toBe(1);
+
+      const change = await runCli(['variables', 'create', '--name', 'MAYBE', '--value', '2'], { home, env: SERVICE });
+      expect(change.exitCode).toBe(5);
+      expect(change.stderr).toMatch(/the local service stopped while answering POST \(the change may or may not have been made\): check, then run the command again/);
+      expect(change.stderr).not.toMatch(STACK_LINE);
+      expect(change.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      await new Promise((r) => dying.server.close(r));
+    }
+  });
+
+  it('exits when idle; none starts in CI or with CHATFLOW_NO_SERVICE=1', async () => {
+    const { pid } = await running({ CHATFLOW_SERVICE_IDLE: '1' });
+    await waitFor(`service ${pid} to idle out`, () => !alive(pid));
+
+    for (const env of [{ CI: 'true' }, { CHATFLOW_NO_SERVICE: '1' }]) {
+      const home = createHome();
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: { ...SERVICE, ...env } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stderr).toContain('embedded service in this process');
+      }
+      const dir = filesOf(home).dir;
+      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    }
+  });
+});
