@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Small commands on the embedded default (no server configured: the CLI answers from the local
-// SQLite database in its own process) against the floor, `node -e 0`, in the same run, with the
-// median-of-alternating-runs of bench/startup.js. Target: 2.5× the floor for each.
+// SQLite database, through the local service the first command started, src/cli/local-service.ts)
+// against the floor, `node -e 0`, in the same run, with the median-of-alternating-runs of
+// bench/startup.js. Target: 2.5× the floor for each.
 //
 //   npm run build && node bench/embedded.js [--runs 21]
 //
-// Cases, after `chatflow demo`: variables list -o json; messages list demo-support-bot -o json
-// (80 messages); variables set NAME VALUE; and the first command after a fresh install: a home
-// of its own each run, no database yet (it creates the file and the schema).
+// Cases, after `chatflow demo` (which started the local service): variables list -o json;
+// messages list demo-support-bot -o json (80 messages); variables set NAME VALUE; the same list
+// in the command's own process (CHATFLOW_NO_SERVICE=1: what every command cost before, and what
+// a command costs where no service may run); and the first command after a fresh install: a home
+// of its own each run, no database yet (it creates the file and the schema, answers in its own
+// process and starts the service in the background, whose start-up shares the machine).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +28,13 @@ const dir = mkdtempSync(join(tmpdir(), 'chatflow-bench-'));
 const homeEnv = (home) => ({ HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), XDG_DATA_HOME: join(home, 'data') });
 const env = { PATH: process.env.PATH, ...homeEnv(join(dir, 'demo')) };
 await run(process.execPath, [BIN, 'demo'], { env });
+// Until the service demo started answers.
+for (let tries = 0; ; tries++) {
+  const { stderr } = await run(process.execPath, [BIN, 'variables', 'list', '-o', 'json', '--debug'], { env });
+  if (stderr.includes('embedded service over ')) break;
+  if (tries > 100) throw new Error(`the local service did not start:\n${stderr}`);
+  await new Promise((r) => setTimeout(r, 100));
+}
 
 let fresh = 0;
 const target = 2.5;
@@ -32,6 +43,7 @@ const cases = [
   { name: 'chatflow variables list -o json', args: [BIN, 'variables', 'list', '-o', 'json'], target },
   { name: 'chatflow messages list demo-support-bot -o json', args: [BIN, 'messages', 'list', 'demo-support-bot', '-o', 'json'], target },
   { name: 'chatflow variables set BENCH_VALUE 42', args: [BIN, 'variables', 'set', 'BENCH_VALUE', '42'], target },
+  { name: 'chatflow variables list -o json (no service)', args: [BIN, 'variables', 'list', '-o', 'json'], env: () => ({ CHATFLOW_NO_SERVICE: '1' }) },
   {
     name: 'chatflow variables list -o json (fresh install)',
     args: [BIN, 'variables', 'list', '-o', 'json'],
@@ -42,5 +54,7 @@ const cases = [
 try {
   await alternate('Embedded default', cases, { runs: RUNS, env });
 } finally {
+  await run(process.execPath, [BIN, 'service', 'stop'], { env }).catch(() => undefined);
+  // (The services of the fresh homes see their sockets gone with the directory, and exit.)
   rmSync(dir, { recursive: true, force: true });
 }
