@@ -84,14 +84,14 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
  * (the command fails, saying so).
  */
 async function overSocket(socket: string, dbPath: string): Promise<EmbeddedService> {
-  const { Agent, request } = await import('undici');
-  const agent = new Agent({ connect: { socketPath: socket } });
+  const { nodeTransport } = await import('../client/transports.js');
+  const transport = nodeTransport({ socketPath: socket });
   let fallback: ReturnType<typeof inProcess> | undefined;
   let gone = false;
   const send: RequestFn = async (url, options) => {
     if (!gone) {
       try {
-        return await request(url, { ...options, method: options.method as 'GET', dispatcher: agent });
+        return await transport.request(url, options);
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (options.signal?.aborted || typeof code !== 'string' || !(UNSENT.has(code) || LOST.has(code))) throw err;
@@ -109,7 +109,7 @@ async function overSocket(socket: string, dbPath: string): Promise<EmbeddedServi
     where: `over ${socket}`,
     batch: BULK_BATCH,
     async close() {
-      await agent.close();
+      await transport.close();
       await (await fallback)?.close();
     },
   };
