@@ -12,13 +12,12 @@
 //   service of another version or database (that one idles out, or sees its file gone and exits).
 // - One starter: a start file made with O_EXCL; a command that finds it runs in-process.
 // - A socket nothing answers on (the service was killed) is removed, and a service started anew.
-import { spawn } from 'node:child_process';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { VERSION } from '../version.js';
+// (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:
+// an import would build their module facades on every start of the CLI, --help included.)
 
 /** Idle time after which the service exits, unless CHATFLOW_SERVICE_IDLE (seconds) says. */
 export const DEFAULT_IDLE_SECONDS = 300;
@@ -116,7 +115,7 @@ function ourSocket(path: string): { ino: number } | undefined {
 /** Whether something accepts connections on the socket (a connect, nothing sent). */
 export function answers(socket: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
-    const conn = connect({ path: socket });
+    const conn = process.getBuiltinModule('node:net').connect({ path: socket });
     const done = (ok: boolean) => {
       clearTimeout(timer);
       conn.destroy();
@@ -161,8 +160,8 @@ export async function findService(dbPath: string, env: NodeJS.ProcessEnv = proce
 export function startService(files: ServiceFiles, dbPath: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (!claimStart(files.start)) return false;
   try {
-    const main = fileURLToPath(new URL('./local-service-main.js', import.meta.url));
-    const child = spawn(process.execPath, [main, dbPath, files.socket, files.start], {
+    const main = process.getBuiltinModule('node:url').fileURLToPath(new URL('./local-service-main.js', import.meta.url));
+    const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, [main, dbPath, files.socket, files.start], {
       detached: true,
       stdio: 'ignore',
       env,
