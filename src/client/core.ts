@@ -6,7 +6,7 @@
 // `chatflow --help`) loads none of them.
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
-import { ListParseError, listItems, parseJsonBatches, type ListEntry } from './jsonStream.js';
+import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
 import { nodeTransport, proxyConfigured, undiciTransport, type Transport } from './transports.js';
 
 export interface CoreOptions {
@@ -294,7 +294,22 @@ export class HttpCore {
     }
   }
 
-  private async *batches(apiPath: string, query: QueryInput | undefined, parse: boolean): AsyncGenerator<ListEntry[]> {
+  /**
+   * A list's elements copied as bytes, each between `prefix` and `suffix` (see frameJsonLines):
+   * from our service the lines as received; from any other list (Flowise's) each element
+   * normalised and serialised.
+   */
+  async *streamFramed(apiPath: string, query: QueryInput | undefined, normalise: Normalise<unknown> | undefined, prefix: Buffer, suffix: Buffer): AsyncGenerator<FramedChunk> {
+    const text = ({ value, text }: ListEntry) => text ?? JSON.stringify(normalise ? normalise(value) : value);
+    yield* this.listBody(apiPath, query, (body) => frameJsonLines(body, prefix, suffix, text));
+  }
+
+  private batches(apiPath: string, query: QueryInput | undefined, parse: boolean): AsyncGenerator<ListEntry[]> {
+    return this.listBody(apiPath, query, (body) => parseJsonBatches(body, { parse }));
+  }
+
+  /** A list's body read by `read`, with the stall timeout and errors of a list. */
+  private async *listBody<T>(apiPath: string, query: QueryInput | undefined, read: (body: AsyncIterable<Uint8Array>) => AsyncGenerator<T>): AsyncGenerator<T> {
     const res = await this.send('GET', apiPath, { query });
     let finished = false;
     // Armed only while waiting for the server (CoreOptions.timeoutMs): a stall ends the body.
@@ -320,7 +335,7 @@ export class HttpCore {
     };
     try {
       await this.check(res, 'GET', apiPath);
-      const batches = parseJsonBatches(counted(res.body), { parse });
+      const batches = read(counted(res.body));
       try {
         for (;;) {
           arm();

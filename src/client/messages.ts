@@ -1,6 +1,7 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest } from '../schema/resources.js';
 import { type HttpCore, type ListResult, type QueryInput, path } from './core.js';
+import type { FramedChunk } from './jsonStream.js';
 import type { Dialect } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
 import { type PageRequest, plannedList, plannedStream } from './listing.js';
@@ -66,6 +67,17 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     return { method: 'DELETE', path: apiPath, query: d.query, matched };
   };
 
+  async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
+    const plan = (await dialect()).messageList(query);
+    if (!plan.keep && !plan.emptyOn) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
+    let chunk: string[] = [];
+    for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage)) {
+      chunk.push(JSON.stringify(m));
+      if (chunk.length >= 1000) yield chunk.splice(0);
+    }
+    if (chunk.length) yield chunk;
+  }
+
   return {
     list: async (chatflowId: string, query: MessageListQuery = {}): Promise<ListResult<ChatMessage>> => {
       const { page, limit, ...filters } = query;
@@ -75,15 +87,18 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
       yield* plannedStream(core, listPath(chatflowId), (await dialect()).messageList(query), normaliseMessage);
     },
     /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
-    streamTexts: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
+    streamTexts,
+    /**
+     * The messages' JSON texts as bytes, each between `prefix` and `suffix`, a chunk at a time:
+     * the cheapest copy of a list (see HttpCore.streamFramed).
+     */
+    streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer): AsyncGenerator<FramedChunk> {
       const plan = (await dialect()).messageList(query);
-      if (!plan.keep && !plan.emptyOn) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
-      let chunk: string[] = [];
-      for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage)) {
-        chunk.push(JSON.stringify(m));
-        if (chunk.length >= 1000) yield chunk.splice(0);
+      if (!plan.keep && !plan.emptyOn) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
+      const [head, tail] = [prefix.toString(), suffix.toString()];
+      for await (const texts of streamTexts(chatflowId, query)) {
+        yield { bytes: Buffer.from(texts.map((text) => `${head}${text}${tail}`).join('')), count: texts.length };
       }
-      if (chunk.length) yield chunk;
     },
     planDelete,
     /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery, path, resolveBaseUrl } from '../../src/client/core.js';
 import { ChatflowError, cleanServerMessage, httpError, serverMessage } from '../../src/client/errors.js';
-import { ListParseError, parseJsonList } from '../../src/client/jsonStream.js';
+import { ListParseError, frameJsonLines, parseJsonList } from '../../src/client/jsonStream.js';
 import { asReported } from '../helpers/exit.js';
 
 const enc = new TextEncoder();
@@ -108,5 +108,39 @@ describe('list parser', () => {
     await expect(collect(parseJsonList(chunks('{"a":1}')))).rejects.toThrow(ListParseError);
     await expect(collect(parseJsonList(chunks('<html></html>')))).rejects.toThrow(/not JSON/);
     await expect(collect(parseJsonList(chunks('')))).rejects.toThrow(ListParseError);
+  });
+});
+
+describe('framed list copy (frameJsonLines)', () => {
+  const framed = async (parts: (string | Uint8Array)[]) => {
+    let bytes = Buffer.alloc(0);
+    let count = 0;
+    for await (const chunk of frameJsonLines(chunks(...parts), Buffer.from('<'), Buffer.from('>\n'), (e) => JSON.stringify(e.value))) {
+      bytes = Buffer.concat([bytes, chunk.bytes]);
+      count += chunk.count;
+    }
+    return [bytes.toString(), count];
+  };
+  const ours = '[\n{"id":"a","content":"→ é, \\"x\\""},\n{"id":"b","n":[1,2]}\n]';
+
+  it("copies our service's lines byte for byte, however the body is cut (inside a character too)", async () => {
+    const expected = ['<{"id":"a","content":"→ é, \\"x\\""}>\n<{"id":"b","n":[1,2]}>\n', 2];
+    const body = enc.encode(ours);
+    expect(await framed([ours])).toEqual(expected);
+    for (let cut = 1; cut < body.length; cut++) expect(await framed([body.subarray(0, cut), body.subarray(cut)])).toEqual(expected);
+    expect(await framed([...body].map((b) => Uint8Array.of(b)))).toEqual(expected);
+  });
+
+  it('an empty list, and a list of another shape, serialised element by element', async () => {
+    expect(await framed(['[]'])).toEqual(['', 0]);
+    expect(await framed(['[{"id":"a"},', '{"id":"b"}]'])).toEqual(['<{"id":"a"}>\n<{"id":"b"}>\n', 2]);
+    expect(await framed(['{"data":[{"id":"a"}],"total":1}'])).toEqual(['<{"id":"a"}>\n', 1]);
+  });
+
+  it('a list cut short or with a line that is not one object is an error, not a shorter copy', async () => {
+    await expect(framed(['[\n{"id":"a"},\n{"id":"b"}'])).rejects.toThrow(ListParseError);
+    await expect(framed(['[\n{"id":"a"},\n{"id":'])).rejects.toThrow(ListParseError);
+    await expect(framed(['[\n{"id":"a"},\n42\n]'])).rejects.toThrow(/not one JSON object/);
+    await expect(framed(['[\n{"id":"a"}\n]\n{"id":"b"}\n'])).rejects.toThrow(/after the end/);
   });
 });

@@ -6,7 +6,7 @@ import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js
 import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
-import { ChunkWriter, resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
+import { put, resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
 import { EXIT, exitCodeOf, messageOf } from './errors.js';
 import { canPage, openPager, pagerCommand } from './pager.js';
 
@@ -149,16 +149,13 @@ export class Output {
     return this.format === 'ndjson' && !this.fields && !this.quiet && !(this.stdout === process.stdout && canPage(process.stdout));
   }
 
-  /** A list given as JSON texts, in chunks (see copiesJsonLines), then `No <things> found.` if empty. */
-  async printJsonLines(chunks: AsyncIterable<string[]>, what: string): Promise<void> {
-    const writer = new ChunkWriter(this.stdout);
+  /** A list given as its records' JSON lines, as bytes (see copiesJsonLines), then `No <things> found.` if empty. */
+  async printJsonLines(chunks: AsyncIterable<{ bytes: Uint8Array; count: number }>, what: string): Promise<void> {
     let n = 0;
-    for await (const texts of chunks) {
-      if (texts.length === 0) continue;
-      await writer.write(`${texts.join('\n')}\n`);
-      n += texts.length;
+    for await (const { bytes, count } of chunks) {
+      if (count > 0) await put(this.stdout, bytes);
+      n += count;
     }
-    await writer.flush();
     if (n === 0) this.note(`No ${what} found.`);
   }
 

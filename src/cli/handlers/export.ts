@@ -18,6 +18,9 @@ interface ExportFlags {
   redact?: boolean;
 }
 
+/** The end of an export line after its record. */
+const LINE_END = Buffer.from('}\n');
+
 const FLOWISE_NOTE =
   'note: this server is not the chatflow service (a Flowise server?): it answers each list whole, so every ' +
   "chatflow's messages are held in memory in turn; the messages of deleted chatflows cannot be reached; chatflow " +
@@ -80,12 +83,21 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
       source.chatflowId === undefined ? '' : `,"chatflowid":${JSON.stringify(source.chatflowId)}`
     },"data":`;
     let n = 0;
-    for await (const texts of records(client, source)) {
-      let lines = '';
-      for (const text of texts) lines += `${head}${redact ? redact(text) : text}}\n`;
-      await writer.write(lines);
-      n += texts.length;
-      progress.add(texts.length);
+    if (source.resource === 'messages' && !redact) {
+      // The bulk: the server's lines copied as bytes into export lines (see HttpCore.streamFramed).
+      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END)) {
+        if (count > 0) await writer.writeBytes(bytes);
+        n += count;
+        progress.add(count);
+      }
+    } else {
+      for await (const texts of records(client, source)) {
+        let lines = '';
+        for (const text of texts) lines += `${head}${redact ? redact(text) : text}}\n`;
+        await writer.write(lines);
+        n += texts.length;
+        progress.add(texts.length);
+      }
     }
     counts.set(source.resource, (counts.get(source.resource) ?? 0) + n);
   }

@@ -8,6 +8,9 @@ import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
 import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream } from './common.js';
 
 
+const NOTHING = Buffer.alloc(0);
+const NEWLINE = Buffer.from('\n');
+
 interface ListFlags extends MessageFilterFlags {
   order?: 'asc' | 'desc';
   feedback?: boolean;
@@ -49,7 +52,7 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
   // A whole list as ndjson is the server's texts copied, not parsed and serialised again.
   const whole = pageFlags(opts);
   if (whole.page === undefined && whole.limit === undefined && ctx.out.copiesJsonLines) {
-    return ctx.out.printJsonLines(client.messages.streamTexts(chatflowId, query), 'messages');
+    return ctx.out.printJsonLines(client.messages.streamFramed(chatflowId, query, NOTHING, NEWLINE), 'messages');
   }
   await printPageOrStream(
     ctx,

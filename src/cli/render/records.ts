@@ -91,7 +91,7 @@ function drained(out: Out): Promise<void> {
 }
 
 /** Writes a chunk; waits for 'drain' when the stream's buffer is full. */
-export async function put(out: Out, chunk: string): Promise<void> {
+export async function put(out: Out, chunk: string | Uint8Array): Promise<void> {
   if (!out.write(chunk)) await drained(out);
 }
 
@@ -106,6 +106,12 @@ export class ChunkWriter {
   async write(text: string): Promise<void> {
     this.buffer += text;
     if (this.buffer.length >= CHUNK) await this.flush();
+  }
+
+  /** Bytes ready to go, after the text before them. */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    await this.flush();
+    await put(this.out, bytes);
   }
 
   async flush(): Promise<void> {
