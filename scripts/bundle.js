@@ -13,6 +13,7 @@
 //   their hundreds of modules. The database drivers (native code, found by path) and conf stay
 //   in node_modules.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -62,6 +63,8 @@ const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'c
 const SERVICE = new Set(['fastify', 'kysely', 'ajv', '@sinclair/typebox']);
 const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
+const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
+
 /** `redirect`: send our code's imports of the lazy parts to their files. */
 const plugin = (redirect) => ({
   name: 'chatflow',
@@ -74,6 +77,25 @@ const plugin = (redirect) => ({
       });
     }
     b.onResolve({ filter: /^lazy:/ }, (args) => ({ path: args.path.slice(5), namespace: 'lazy' }));
+    // Node's builtins are required, not imported: an ES module import of a builtin builds its
+    // facade, which reads every export (node:fs's streams, node:process's stdin, ...) at start.
+    b.onResolve({ filter: BUILTIN }, (args) => {
+      if (args.kind === 'require-call') {
+        // commander requires child_process for executable subcommands, which we do not use.
+        return args.importer.includes('/node_modules/commander/') && /child_process$/.test(args.path)
+          ? { path: args.path, namespace: 'lazy-builtin' }
+          : undefined;
+      }
+      return { path: args.path, namespace: 'builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: args.path.replace(/^node:/, '') === 'process' ? 'module.exports = process;' : `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(args.path)})[key] });`,
+      loader: 'js',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: LAZY[args.path], resolveDir: root, loader: 'ts' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
     b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
@@ -88,8 +110,8 @@ const common = {
   platform: 'node',
   target: 'node20.18',
   external,
-  // CommonJS libraries inside an ES module bundle call require(): give them one.
-  banner: { js: "import { createRequire as __chatflowRequire } from 'node:module'; const require = __chatflowRequire(import.meta.url);" },
+  // CommonJS libraries inside an ES module bundle call require(): give them one (builtins too, below).
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   sourcemap: 'linked',
   legalComments: 'none',
   // Less to read and parse on every start; names are kept, so a --debug stack still reads.

@@ -66,14 +66,14 @@ export class Output {
   readonly format: Exclude<Format, 'wide'>;
   /** `-o wide`: tables keep ids whole and hide no column. */
   readonly wide: boolean;
-  /** The one zone of the run: tables print dates in it, date filters are read in it. */
-  readonly zone: Zone;
   /** The format asked for (flag or profile), not guessed from the terminal: errors follow it. */
   readonly chosen: Format | undefined;
   readonly debug: boolean;
   private readonly fields: string[] | undefined;
   private readonly quiet: boolean;
   private readonly pager: boolean;
+  private readonly utc: boolean;
+  private localZone: Zone | undefined;
 
   constructor(
     flags: OutputFlags,
@@ -91,8 +91,16 @@ export class Output {
     const format = this.chosen ?? resolveFormat({});
     this.wide = format === 'wide';
     this.format = format === 'wide' ? 'table' : format;
-    this.zone = timeZone({ utc: flags.utc });
+    this.utc = flags.utc === true;
     this.pager = flags.pager !== false;
+  }
+
+  /**
+   * The one zone of the run: tables print dates in it, date filters are read in it. Asked of Intl
+   * when first needed (its time zone data costs a start ~30 ms: JSON output never needs it).
+   */
+  get zone(): Zone {
+    return (this.localZone ??= timeZone({ utc: this.utc }));
   }
 
   /** Whether stdout / stderr are coloured. */
@@ -112,7 +120,9 @@ export class Output {
   /** Writes records (or one record) in the format; answers how many. */
   print(records: AsyncIterable<object> | Iterable<object> | object, opts: PrintOptions = {}, out: Out = this.stdout, extra: { signal?: AbortSignal; onNote?: (note: string) => void } = {}): Promise<number> {
     const format = opts.format ?? (this.wide ? 'wide' : this.format);
-    return writeRecords(records as RecordSource | Rec, { format, fields: this.fields, quiet: this.quiet, zone: this.zone, ...opts, ...extra }, out);
+    // Only tables print dates in the zone.
+    const zone = format === 'table' || format === 'wide' ? { zone: this.zone } : {};
+    return writeRecords(records as RecordSource | Rec, { format, fields: this.fields, quiet: this.quiet, ...zone, ...opts, ...extra }, out);
   }
 
   /**
