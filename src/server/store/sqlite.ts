@@ -15,6 +15,9 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
+/** KiB of page cache for the writer's connection (see openSqliteStore). */
+const WRITER_CACHE_KIB = 64 * 1024;
+
 /** Bytes a page of a new database file (see openSqliteStore). */
 const PAGE_SIZE = 16_384;
 
@@ -88,6 +91,10 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     // NORMAL is durable against a process crash in WAL mode; only power loss may drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    // The writer's page cache: a transaction's changed pages stay in it until the commit. SQLite's
+    // 2 MiB default is spilled to the WAL over and over by a delete of a million messages, whose
+    // random ids touch every page of the id index (some 60 MiB); taken only as pages are used.
+    sqlite.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
   } catch (err) {
     sqlite.close();
     throw err;
