@@ -424,6 +424,7 @@ export class HttpCore {
   private scrub(err: ChatflowError): ChatflowError {
     const message = this.redact(err.message);
     if (message !== err.message) err.message = message;
+    if (err.serverMessage !== undefined) Object.assign(err, { serverMessage: this.redact(err.serverMessage) });
     return err;
   }
 
@@ -506,7 +507,7 @@ export class HttpCore {
     // A real Flowise answers a route it lacks with its UI page, status 200.
     if (header(res.headers, 'content-type').includes('text/html')) {
       await res.body.dump().catch(() => undefined);
-      throw new ChatflowError('unsupported', `this server does not support ${method} ${apiPath}`, { method, path: apiPath });
+      throw new ChatflowError('unsupported', `this server does not support ${method} ${apiPath}`, { method, path: apiPath, reason: 'answered with a web page' });
     }
   }
 
@@ -523,6 +524,7 @@ export class HttpCore {
         status: res.statusCode,
         method,
         path: apiPath,
+        reason: 'redirect',
       });
     }
     return this.scrub(
@@ -540,7 +542,7 @@ export class HttpCore {
   }
 
   private invalid(method: string, apiPath: string, what: string): ChatflowError {
-    return new ChatflowError('invalid-response', `the server's answer to ${method} ${apiPath} ${what}`, { method, path: apiPath });
+    return new ChatflowError('invalid-response', `the server's answer to ${method} ${apiPath} ${what}`, { method, path: apiPath, reason: what });
   }
 
   /** An error while reading a body that had started (timeouts between chunks, cut connections). */
@@ -554,6 +556,9 @@ export class HttpCore {
       new ChatflowError('network', `lost the connection to ${where} while reading ${method} ${apiPath}${why}`, {
         method,
         path: apiPath,
+        server: where,
+        midway: true,
+        reason: mapped.reason ?? 'the connection was closed',
         ...(mapped.code ? { code: mapped.code } : {}),
       }),
     );
@@ -564,18 +569,25 @@ export class HttpCore {
     const where = displayUrl(this.serverUrl);
     const secs = this.timeoutMs >= 1000 ? `${+(this.timeoutMs / 1000).toFixed(1)}s` : `${this.timeoutMs}ms`;
     const what = opts.stalled ? `stalled on ${method} ${apiPath}: no record in ${secs}` : `did not answer ${method} ${apiPath} within ${secs}`;
-    return new ChatflowError('timeout', `${where} ${what} (timed out)`, { method, path: apiPath, ...(opts.code ? { code: opts.code } : {}) });
+    return new ChatflowError('timeout', `${where} ${what} (timed out)`, {
+      method,
+      path: apiPath,
+      server: where,
+      timeoutMs: this.timeoutMs,
+      ...(opts.stalled ? { midway: true } : {}),
+      ...(opts.code ? { code: opts.code } : {}),
+    });
   }
 
   private networkError(err: unknown, method: string, apiPath: string): ChatflowError {
     const code = errorCode(err);
     const where = displayUrl(this.serverUrl);
-    const opts = { method, path: apiPath, ...(code ? { code } : {}) };
+    const opts = { method, path: apiPath, server: where, ...(code ? { code } : {}) };
     if (code && TIMEOUT_CODES.has(code)) return this.timeoutError(method, apiPath, { code });
     let why: string;
     switch (code) {
       case 'ECONNREFUSED':
-        return new ChatflowError('network', `cannot reach ${where} (connection refused)`, opts);
+        return new ChatflowError('network', `cannot reach ${where} (connection refused)`, { ...opts, reason: 'connection refused' });
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         why = 'host not found';
@@ -595,6 +607,6 @@ export class HttpCore {
         why = [code, message].filter(Boolean).join(': ') || 'unknown error';
       }
     }
-    return this.scrub(new ChatflowError('network', `cannot reach ${where} (${why})`, opts));
+    return this.scrub(new ChatflowError('network', `cannot reach ${where} (${why})`, { ...opts, reason: why }));
   }
 }

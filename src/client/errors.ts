@@ -18,8 +18,54 @@ export interface ChatflowErrorOptions {
   path?: string;
   /** Low-level error code (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT, ...). */
   code?: string;
+  /** What the server said, cleaned to one line (an error answer's message; absent when it said nothing). */
+  serverMessage?: string;
+  /** The server as shown in messages (no user:password). */
+  server?: string;
+  /** What went wrong, in words that name no route: `connection refused`, `is not JSON`. */
+  reason?: string;
+  /** A timeout's limit, in ms. */
+  timeoutMs?: number;
+  /** The answer had started: a connection lost while reading it, a streamed list that stalled. */
+  midway?: boolean;
 }
 
+/** What a call does, in words: a caller can say `reading variables` without naming a route. */
+export type Operation = 'read' | 'create' | 'update' | 'delete' | 'import';
+
+/** The records a path is about (its first segment), in words. */
+const RESOURCE_WORDS: Record<string, string> = {
+  variables: 'variables',
+  assistants: 'assistants',
+  feedback: 'feedback',
+  chatmessage: 'chat messages',
+  'upsert-history': 'upsert history',
+  chatflows: 'chatflows',
+  ping: 'its status',
+  version: 'its version',
+};
+
+/** The records and the operation of a call (`GET /variables`: variables, read). */
+export function callOf(method: string, apiPath: string): { resource: string; operation: Operation } {
+  const segments = apiPath.split('?')[0]!.split('/').filter(Boolean);
+  const first = segments[0] ?? '';
+  const resource = RESOURCE_WORDS[first] ?? (decodeURIComponent(first) || 'the API root');
+  const verb = method.toUpperCase();
+  let operation: Operation;
+  if (verb === 'GET' || verb === 'HEAD') operation = 'read';
+  else if (verb === 'DELETE' || (verb === 'PATCH' && first === 'upsert-history')) operation = 'delete';
+  else if (verb === 'PUT' || verb === 'PATCH') operation = 'update';
+  // Our service's ingest routes: /x/import, and POST /chatmessage|upsert-history/<chatflow>.
+  else if (segments[segments.length - 1] === 'import' || (segments.length === 2 && (first === 'chatmessage' || first === 'upsert-history'))) operation = 'import';
+  else operation = 'create';
+  return { resource, operation };
+}
+
+/**
+ * The one error of the client. `message` is whole for a library's log (it names the route); the
+ * parts (`kind`, `status`, `resource`, `operation`, `serverMessage`, `reason`...) let a caller
+ * say it in its own words, as the CLI does with the command the user typed.
+ */
 export class ChatflowError extends Error {
   override readonly name = 'ChatflowError';
   readonly kind: ChatflowErrorKind;
@@ -27,14 +73,22 @@ export class ChatflowError extends Error {
   readonly method?: string;
   readonly path?: string;
   readonly code?: string;
+  readonly serverMessage?: string;
+  readonly server?: string;
+  readonly reason?: string;
+  readonly timeoutMs?: number;
+  readonly midway?: boolean;
+  /** The records of the failed call, in words (`chat messages`), when it had a route. */
+  readonly resource?: string;
+  readonly operation?: Operation;
 
   constructor(kind: ChatflowErrorKind, message: string, opts: ChatflowErrorOptions = {}) {
     super(message);
     this.kind = kind;
-    if (opts.status !== undefined) this.status = opts.status;
-    if (opts.method !== undefined) this.method = opts.method;
-    if (opts.path !== undefined) this.path = opts.path;
-    if (opts.code !== undefined) this.code = opts.code;
+    for (const key of ['status', 'method', 'path', 'code', 'serverMessage', 'server', 'reason', 'timeoutMs', 'midway'] as const) {
+      if (opts[key] !== undefined) Object.assign(this, { [key]: opts[key] });
+    }
+    if (opts.method !== undefined && opts.path !== undefined) Object.assign(this, callOf(opts.method, opts.path));
   }
 }
 
@@ -85,10 +139,13 @@ export interface HttpErrorInput {
   sentKey: boolean;
 }
 
+/** The `reason` of an error answer that said nothing but its status. */
+export const UNANSWERED = 'no message';
+
 /** Maps an error answer of the server to a ChatflowError (see the table in index.ts). */
 export function httpError({ status, contentType, text, method, path, sentKey }: HttpErrorInput): ChatflowError {
   const msg = serverMessage(contentType, text);
-  const opts = { method, path };
+  const opts = { method, path, ...(msg ? { serverMessage: msg } : {}) };
   if (status === 401) {
     const what = sentKey ? 'refused the API key' : 'requires an API key';
     return new ChatflowError('http', `unauthorized: the server ${what}`, { ...opts, status });
@@ -107,5 +164,5 @@ export function httpError({ status, contentType, text, method, path, sentKey }: 
       : status >= 500
         ? `the server failed on ${method} ${path} (HTTP ${status})`
         : `the server rejected ${method} ${path} (HTTP ${status})`;
-  return new ChatflowError('http', msg || fallback, { ...opts, status });
+  return new ChatflowError('http', msg || fallback, { ...opts, status, ...(msg ? {} : { reason: UNANSWERED }) });
 }

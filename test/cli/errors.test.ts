@@ -56,7 +56,7 @@ describe('exit codes', () => {
     fixture.failNext('/api/v1/variables', 500);
     const r = await runCli(['variables', 'list'], { url: fixture.url, env: { CHATFLOW_API_KEY: fixture.apiKey } });
     expect(r.exitCode).toBe(1);
-    expect(oneLine(r.stderr)).toBe('chatflow: the server failed on GET /variables (HTTP 500)');
+    expect(oneLine(r.stderr)).toBe('chatflow: variables list: the server failed reading variables (HTTP 500)');
   });
 
   it('2: a missing flag with --no-input', async () => {

@@ -261,6 +261,50 @@ describe('errors in the words the user typed', () => {
   });
 });
 
+describe('errors the client makes, in the words of the command', () => {
+  it('a timeout, an unreadable answer, a bare status, a refused key: the command and its flags, never METHOD /path', async () => {
+    const hung: import('node:http').ServerResponse[] = [];
+    const odd = createServer((req, res) => {
+      req.resume();
+      if (req.url?.startsWith('/api/v1/variables')) return void hung.push(res);
+      if (req.url?.startsWith('/api/v1/assistants')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"details": nope');
+      }
+      // No chatflow names here (a server without them): the argument is taken as the id.
+      res.writeHead(req.url?.startsWith('/api/v1/chatflows') ? 404 : 500);
+      res.end();
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+    try {
+      const home = createHome();
+      const run = (args: string[]) => runCli([...args, '--timeout', '1'], { home, url });
+      const slow = await run(['vars', 'ls']);
+      expect(slow.exitCode).toBe(5);
+      expect(slow.stderr).toBe(`chatflow: variables list: ${url} did not answer within 1s (--timeout)\n`);
+      const unreadable = await run(['assistants', 'get', '00000000-0000-4000-8000-000000000000']);
+      expect(unreadable.exitCode).toBe(1);
+      expect(unreadable.stderr).toBe("chatflow: assistants get: the server's answer to reading assistants is not JSON\n");
+      const failed = await run(['feedback', 'list', 'flow-x']);
+      expect(failed.exitCode).toBe(1);
+      expect(failed.stderr).toBe('chatflow: feedback list: the server failed reading feedback (HTTP 500)\n');
+      const forbidden = await runCli(['assistants', 'list'], { home, url: fx.url, env: { CHATFLOW_API_KEY: fx.readOnlyKey } });
+      expect(forbidden.exitCode).toBe(4);
+      expect(forbidden.stderr).toBe('chatflow: assistants list: forbidden: the API key may not read assistants\n');
+      for (const r of [slow, unreadable, failed, forbidden]) expect(r.stderr).not.toMatch(/\b(GET|POST|PUT|DELETE) \/|\/api\/v1/);
+      // `chatflow api` is the one command where the user typed the route: it stays.
+      const raw = await run(['api', 'GET', '/variables']);
+      expect(raw.exitCode).toBe(5);
+      expect(raw.stderr).toMatch(/did not answer GET \/variables within 1s/);
+    } finally {
+      for (const res of hung) res.destroy();
+      odd.closeAllConnections();
+      await new Promise((resolve) => odd.close(resolve));
+    }
+  });
+});
+
 describe('one identity for variables: by name', () => {
   it('after a sync, an import of the same data makes no duplicates, and vars set still works', async () => {
     const home = createHome();

@@ -176,7 +176,8 @@ describe('chat messages', () => {
 
   it('ingest is unsupported on Flowise (it answers its UI page)', async () => {
     const e = await failure(client.messages.ingest(CHATFLOW_A, [{ role: 'userMessage', content: 'x' }]));
-    expect(asReported(e)).toMatchObject({ kind: 'unsupported', exitCode: 1, message: `this server does not support POST /chatmessage/${CHATFLOW_A}` });
+    expect(asReported(e)).toMatchObject({ kind: 'unsupported', exitCode: 1, message: 'this server does not support importing chat messages' });
+    expect(e).toMatchObject({ message: `this server does not support POST /chatmessage/${CHATFLOW_A}`, resource: 'chat messages', operation: 'import' });
   });
 });
 
@@ -222,7 +223,8 @@ describe('errors', () => {
 
   it('403 {"message":"Forbidden"} exits 4', async () => {
     const e = await failure(make({ apiKey: fx.readOnlyKey }).assistants.list());
-    expect(asReported(e)).toMatchObject({ status: 403, exitCode: 4, message: 'forbidden: the API key is not allowed to GET /assistants' });
+    expect(asReported(e)).toMatchObject({ status: 403, exitCode: 4, message: 'forbidden: the API key may not read assistants' });
+    expect(e).toMatchObject({ method: 'GET', path: '/assistants', resource: 'assistants', operation: 'read' });
   });
 
   it('unknown routes answered with the UI page are unsupported', async () => {

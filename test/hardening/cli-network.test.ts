@@ -87,7 +87,7 @@ describe('the CLI against a misbehaving network', () => {
     ] as const) {
       const r = await cli([...args]);
       expect(r.exitCode, r.stderr).toBe(5);
-      expect(oneLine(r)).toMatch(/did not answer (GET|POST) \/variables within 1s \(timed out\)/);
+      expect(oneLine(r)).toMatch(/^chatflow: variables (list|create): http:\/\/\S+ did not answer within 1s \(--timeout\)$/);
       expect(r.ms).toBeLessThan(8000);
       expect(counts[key]).toBe(1);
     }
@@ -119,7 +119,7 @@ describe('the CLI against a misbehaving network', () => {
     ] as const) {
       const r = await cli([...args]);
       expect(r.exitCode, r.stderr).toBe(5);
-      expect(oneLine(r)).toMatch(/lost the connection to .* while reading (GET|POST) \/variables/);
+      expect(oneLine(r)).toMatch(/lost the connection to .* while (reading|creating) variables/);
       expect(counts[key]).toBe(1);
     }
   });
@@ -160,8 +160,8 @@ describe('the CLI against a misbehaving network', () => {
       res.end('{"id": "0e8b1a64", "name": NET');
     };
     for (const [args, key, said] of [
-      [LIST, 'GET /api/v1/variables', /the server's answer to GET \/variables is not a readable list/],
-      [CREATE, 'POST /api/v1/variables', /the server's answer to POST \/variables is not JSON/],
+      [LIST, 'GET /api/v1/variables', /^chatflow: variables list: the server's answer to reading variables is not a readable list/],
+      [CREATE, 'POST /api/v1/variables', /^chatflow: variables create: the server's answer to creating variables is not JSON$/],
     ] as const) {
       const r = await cli([...args]);
       expect(r.exitCode, r.stderr).toBe(1);
@@ -184,7 +184,7 @@ describe('the CLI against a misbehaving network', () => {
     for (const args of [LIST, [...LIST, '--limit', '5']]) {
       const r = await cli(args);
       expect(r.exitCode, r.stderr).toBe(5);
-      expect(oneLine(r)).toMatch(/timed out|no record in 1s/);
+      expect(oneLine(r)).toMatch(/did not answer within 1s \(--timeout\)|stopped sending variables: nothing came for 1s \(--timeout\)/);
       expect(r.ms).toBeLessThan(8000);
     }
     // A record every 400 ms for about 2.4 s, past the 1 s timeout: flowing, so all of it arrives.

@@ -7,7 +7,7 @@ import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
 import { put, resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
-import { EXIT, exitCodeOf, messageOf } from './errors.js';
+import { EXIT, exitCodeOf, lineOf, type ErrorWords } from './errors.js';
 import { canPage, openPager, pagerCommand } from './pager.js';
 
 export interface OutputFlags {
@@ -37,11 +37,15 @@ export interface PrintOptions {
  * `{"error":{"message":...,"exitCode":N}}`; the stack only with `debug`. Ctrl-C in a prompt prints
  * nothing. Returns the exit code for the error.
  */
-export function printError(err: unknown, opts: { format?: Format; debug?: boolean } = {}, errOut: NodeJS.WritableStream = process.stderr): number {
+export function printError(
+  err: unknown,
+  opts: { format?: Format; debug?: boolean; words?: ErrorWords } = {},
+  errOut: NodeJS.WritableStream = process.stderr,
+): number {
   const exitCode = exitCodeOf(err);
   if (exitCode === EXIT.interrupted) return exitCode;
   // A message may quote a server's text: made safe as every printed text is (render/text.ts).
-  const message = sanitize(messageOf(err), true).trim() || 'unknown error';
+  const message = sanitize(lineOf(err, opts.words), true).trim() || 'unknown error';
   const stack = opts.debug && err instanceof Error && err.stack ? err.stack : undefined;
   if (opts.format === 'json' || opts.format === 'ndjson') {
     const body: { message: string; exitCode: number; stack?: string } = { message, exitCode };
@@ -190,8 +194,11 @@ export class Output {
     if (this.debug) this.note(`debug: ${line}`);
   };
 
+  /** The command that runs, for errors in its words (set by core/run.ts). */
+  words: ErrorWords | undefined;
+
   /** The error, in the chosen format; answers its exit code. */
   error(err: unknown): number {
-    return printError(err, { format: this.chosen, debug: this.debug }, this.stderr);
+    return printError(err, { format: this.chosen, debug: this.debug, ...(this.words ? { words: this.words } : {}) }, this.stderr);
   }
 }

@@ -4,8 +4,8 @@
 import type { Argument, Command, Option } from 'commander';
 import { getProfile } from '../config.js';
 import { setPromptDefaults } from '../prompts.js';
-import { ChatflowError } from '../../client/errors.js';
 import type { CommandDef } from './command.js';
+import type { ErrorWords } from './errors.js';
 import { Context, type GlobalFlags } from './context.js';
 import { printError, Output } from './output.js';
 import { checkPath } from './paths.js';
@@ -65,26 +65,12 @@ async function resolved(ctx: Context, cmd: Command, flags: Record<string, unknow
   for (const [i, a] of cmd.registeredArguments.entries()) args[i] = await resolve(valueSets.get(a), args[i]);
 }
 
-/** Routes a server may advise in its words, and the command that does it. */
-const ROUTE_COMMANDS: [RegExp, string][] = [[/\bPUT \/feedback\/([^\s:;,]+)/g, "'chatflow feedback update $1'"]];
-
-/**
- * A server's refusal in the words the user typed: a field it names (`startDate must be…`,
- * `details.temperature must be…`) becomes the command's flag for it (`--start-date must be…`),
- * a route it advises becomes the command (`chatflow feedback update <id>`).
- */
-function inUserWords(err: unknown, cmd: Command): void {
-  if (!(err instanceof ChatflowError) || err.kind !== 'http' || err.status === undefined || err.status < 400 || err.status >= 500) return;
-  const flagOf = (field: string): string | undefined => {
-    const attr = field.replace(/^details\./, '').replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-    return cmd.options.find((o) => o.long && o.attributeName() === attr)?.long;
-  };
-  let message = err.message.replace(/(^|[:;]\s+)([A-Za-z_][\w.]*)(?= (?:must|is|should|cannot|has|needs)\b)/g, (all, lead: string, field: string) => {
-    const flag = flagOf(field);
-    return flag ? `${lead}${flag}` : all;
-  });
-  for (const [route, command] of ROUTE_COMMANDS) message = message.replace(route, command);
-  err.message = message;
+/** The command's words for the error funnel: its name as typed, and its flag for a server's field. */
+function wordsOf(def: CommandDef, cmd: Command): ErrorWords {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  const flagOf = (attr: string) => cmd.options.find((o) => o.long && o.attributeName() === attr)?.long;
+  return { command: names.join(' '), flagOf, ...(def.name === 'api' ? { raw: true } : {}) };
 }
 
 /** The profile's default format, for a command that prints records (a broken config file: none). */
@@ -107,6 +93,7 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
   } catch (err) {
     return printError(err, { debug: flags.debug === true });
   }
+  out.words = wordsOf(def, cmd);
   const ctx = new Context(flags, out, def.bulk === true);
   try {
     checked(cmd, flags, args, valueSets);
@@ -114,7 +101,6 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
     const handler = await def.handler!();
     return (await handler(ctx, ...args, flags)) ?? 0;
   } catch (err) {
-    if (def.name !== 'api') inUserWords(err, cmd);
     return out.error(err);
   } finally {
     await ctx.close().catch(() => undefined);

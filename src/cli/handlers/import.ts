@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { ChatflowError, DEFAULT_BATCH, type ChatflowClient } from '../../client/index.js';
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { Context } from '../core/context.js';
-import { EXIT, UsageError, UserError } from '../core/errors.js';
+import { EXIT, UsageError, UserError, messageOf } from '../core/errors.js';
 import { createProgress, type Progress } from '../progress.js';
 import { plural } from '../render/text.js';
 import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../transfer.js';
@@ -180,9 +180,11 @@ function rejectionMessage(err: ChatflowError | RangeError, batch: Batch): string
     const line = batch.lines[unsendable(batch)];
     return line === undefined ? TOO_DEEP : `line ${line}: ${TOO_DEEP}`;
   }
-  const m = /\[(\d+)\]\.?/.exec(err.message);
+  // The file's fields are the user's words here: the message as the server said it, no route.
+  const said = messageOf(err);
+  const m = /\[(\d+)\]\.?/.exec(said);
   const line = m ? batch.lines[Number(m[1])] : batch.lines.length === 1 ? batch.lines[0] : undefined;
-  return line === undefined ? err.message : `line ${line}: ${err.message.replace(m?.[0] ?? '', '')}`;
+  return line === undefined ? said : `line ${line}: ${said.replace(m?.[0] ?? '', '')}`;
 }
 
 const span = (lines: number[]) => (lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]}`);
@@ -313,7 +315,7 @@ class Importer {
         } catch (e) {
           if (!isRejection(e)) throw e;
           tally.records--;
-          await this.badLine(one.lines[0]!, e instanceof RangeError ? TOO_DEEP : e.message.replace(/^\[0\]\.?/, ''));
+          await this.badLine(one.lines[0]!, e instanceof RangeError ? TOO_DEEP : messageOf(e).replace(/^\[0\]\.?/, ''));
         }
       }
     }

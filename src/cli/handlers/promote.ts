@@ -3,7 +3,7 @@
 import chalk from 'chalk';
 import { openSession, type Session } from '../core/connection.js';
 import type { Context } from '../core/context.js';
-import { EXIT, UsageError, UserError, exitCodeOf } from '../core/errors.js';
+import { EXIT, UsageError, UserError, exitCodeOf, messageOf } from '../core/errors.js';
 import { assistantKind, buildPlan, locate, variableKind, type Kind, type PlanEntry, type Side } from '../promote.js';
 import { renderPlan } from '../render/plan.js';
 import { plural, sanitize } from '../render/text.js';
@@ -74,7 +74,7 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
       } catch (err) {
         failed ??= err;
         e.result = 'failed';
-        e.error = err instanceof Error ? err.message : String(err);
+        e.error = messageOf(err, ctx.out.words);
         if (human) {
           const line = `  ✗ ${e.action} ${kind.noun} ${sanitize(e.name)} failed: ${sanitize(e.error)}`;
           ctx.out.write(`${color ? chalk.red(line) : line}\n`);

@@ -1,6 +1,7 @@
 // `chatflow messages tail` handler: the polling is ../tail.ts, the chat layout ../render/chat-view.ts.
 import type { ChatMessage, MessageListQuery } from '../../client/index.js';
 import type { Context } from '../core/context.js';
+import { messageOf } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { ChatView } from '../render/chat-view.js';
 import { getPath, put } from '../render/records.js';
@@ -56,7 +57,7 @@ export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): P
     onCaughtUp: () => {
       if (process.stderr.isTTY) ctx.out.note(`following ${chatflowId} every ${every}; Ctrl-C to stop`);
     },
-    onTransient: (err) => (err ? ctx.out.warn(`${err.message}; trying again every ${every}`) : ctx.out.note('reconnected')),
+    onTransient: (err) => (err ? ctx.out.warn(`${messageOf(err, ctx.out.words)}; trying again every ${every}`) : ctx.out.note('reconnected')),
   });
   try {
     if (format === 'table' && !ctx.flags.quiet) {
