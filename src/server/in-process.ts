@@ -4,7 +4,7 @@
 // embedded default hands `request` to the client, whose request core sends through it as it
 // would through undici.
 import { text } from 'node:stream/consumers';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { buildApp, type AppOptions } from './app.js';
 
 export interface InProcessRequest {
@@ -34,9 +34,21 @@ export interface InProcessService {
   close(): Promise<void>;
 }
 
+const discard = (_chunk: unknown, _encoding: unknown, written: () => void) => written();
+
 /** The app on `options.store`, answering in this process; no key: nothing outside can reach it. */
 export async function openInProcess(options: Omit<AppOptions, 'apiKeys' | 'timeouts'>): Promise<InProcessService> {
   const app = await buildApp(options);
+  // inject's response also writes all it sends to a socket of its own that throws the bytes away,
+  // one chunk a turn of the event loop (setImmediate), while telling the writer only about the
+  // answer's stream. A list read as fast as it comes runs in promise callbacks and gives the loop
+  // no turn, so that socket kept every byte: a million rows held 800 MB. Thrown away at once, it
+  // holds nothing, and the answer's stream alone paces the list (its `write` answers false when
+  // the reader is behind, and the list waits for 'drain').
+  app.addHook('onRequest', (_request, reply, done) => {
+    (reply.raw.socket as unknown as Writable)._write = discard;
+    done();
+  });
   let closing: Promise<void> | undefined;
   return {
     async request(url, { method, headers, body, signal }) {
