@@ -1,9 +1,11 @@
 // The embedded default: no URL anywhere, so each invocation starts the service on the local
 // SQLite database (under XDG_DATA_HOME, or CHATFLOW_DB) and what one invocation creates the next sees.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { createHome, runCli } from '../helpers/cli.js';
+import { openStore } from '../../src/server/open-store.js';
+import { BIN, cliEnv, createHome, runCli } from '../helpers/cli.js';
 
 describe('the embedded service', () => {
   it('create, then a second invocation lists it; the database is under XDG_DATA_HOME', async () => {
@@ -59,4 +61,31 @@ describe('the embedded service', () => {
     expect(defaultFile.exitCode, defaultFile.stderr).toBe(0);
     expect(defaultFile.stdout).toBe('');
   });
+
+  it('a long list streams in flat memory: 100,000 messages (110 MB) to /dev/null, the process stays far below that', async () => {
+    const home = createHome();
+    mkdirSync(join(home.dataDir, 'chatflow'));
+    const store = await openStore({ dbPath: join(home.dataDir, 'chatflow', 'chatflow.db') });
+    const content = 'How do I reset my password? '.repeat(36); // 1 KB a message
+    const ROWS = 100_000;
+    try {
+      for (let from = 0; from < ROWS; from += 5_000) {
+        const batch = Array.from({ length: 5_000 }, (_, i) => ({ id: `m${from + i}`, role: 'userMessage' as const, content: `${from + i} ${content}` }));
+        await store.messages.ingest('flow-big', batch);
+      }
+    } finally {
+      await store.close();
+    }
+    // Output to a file is written synchronously: the reader is as fast as it gets, the case where
+    // the service used to outrun everything and pile the whole answer up in memory (320 MB here,
+    // against 155 MB now).
+    // The peak RSS is the process's own, read when it exits.
+    const peak = 'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>writeSync(2,`peak-rss-kb ${process.resourceUsage().maxRSS}\\n`))';
+    const r = await execa(process.execPath, ['--import', peak, BIN, 'messages', 'list', 'flow-big', '-o', 'ndjson'], {
+      reject: false, extendEnv: false, env: cliEnv({ home }), stdin: 'ignore', stdout: { file: '/dev/null' }, timeout: 120_000,
+    });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const kb = Number(/peak-rss-kb (\d+)/.exec(String(r.stderr))?.[1]);
+    expect(kb / 1024).toBeLessThan(220);
+  }, 180_000);
 });
