@@ -27,7 +27,7 @@ const message = (i: number) => ({
   sessionId: uuid(1000 + Math.floor(i / 10)),
   chatType: 'EXTERNAL',
   content: `Question number ${i}: how do I reset my password, and where is the form to change my delivery address?`,
-  createdDate: new Date(Date.UTC(2026, 9, 30, 8) + i * 60_000).toISOString(),
+  createdDate: new Date(Date.UTC(2026, 9, 30, 8) + (i % 1000) * 60_000).toISOString(),
 });
 
 const values = (view: ListView, rec: object) => view.columns.map((c) => getPath(rec, c.key));
@@ -66,7 +66,33 @@ describe('fitting a terminal', () => {
     expect(cells[2]).toBe(uuid(1000).slice(0, 8));
     expect(cells[3]).toMatch(/^Question number 1: how .{3,}…$/);
     expect(cells[4]).toBe(uuid(1).slice(0, 8));
-    expect(note).toBe('Times in UTC. Ids shortened: -o wide shows them whole. Hidden to fit 80 columns: chatType (-o wide or --fields shows them).');
+    expect(note).toBe('Times in UTC. Ids shortened to unique prefixes: -o wide shows them whole. Hidden to fit 80 columns: chatType (-o wide or --fields shows them).');
+  });
+
+  it('only random UUIDs are shortened: other ids (names, time-ordered UUIDv7) stay whole, and the note says how far prefixes were checked', () => {
+    const named = (i: number) => ({ ...message(i), id: `demo-support-bot-m${i}`, sessionId: `demo-support-bot-s${Math.floor(i / 10)}` });
+    const v7 = (i: number) => ({ ...message(i), id: `019ab2c3-4d5e-7${String(i).padStart(3, '0')}-8f00-00000000000${i % 10}` });
+    for (const [rec, cols] of [[named(1), 80], [v7(1), 120]] as const) {
+      const { lines } = render(MESSAGES, [rec], { width: cols });
+      expect(lines[1]).toContain(rec.id);
+      for (const line of lines) expect(displayWidth(line)).toBeLessThan(cols);
+    }
+    const { note } = render(MESSAGES, Array.from({ length: 5 }, (_, i) => message(i)), { width: 80, sampleRows: 2 });
+    expect(note).toContain('Ids shortened to prefixes unique among the first 2 rows: -o wide shows them whole.');
+  });
+
+  it('a later id wider than its column is printed whole; its row gives way elsewhere and still fits', () => {
+    const named = (i: number) => ({ ...message(i), id: `demo-support-bot-m${i}`, sessionId: `demo-support-bot-s${Math.floor(i / 10)}` });
+    for (const cols of [60, 80, 120]) {
+      const { lines } = render(MESSAGES, [named(0), named(1), named(12345678)], { width: cols, sampleRows: 2 });
+      const last = lines[3]!;
+      if (lines[0]!.includes('id')) expect(last).toContain('demo-support-bot-m12345678');
+      expect(last).not.toMatch(/demo-support-bot-[ms]\d*…/);
+      for (const line of lines) expect(displayWidth(line), line).toBeLessThan(cols);
+    }
+    // What gives way is the free text of that row, not the ids, dates or roles.
+    const { lines } = render(MESSAGES, [named(0), named(1), named(12345678)], { width: 120, sampleRows: 2 });
+    expect(lines[3]!.split(/ {2,}/)).toEqual(['2026-10-30 19:18', 'userMessage', 'demo-support-bot-s1234567', 'EXTERNAL', expect.stringMatching(/^Question number \d+…$/), 'demo-support-bot-m12345678']);
   });
 
   it('a list that fits keeps every column and every id whole', () => {

@@ -16,6 +16,10 @@ const lines = (screen: string) => plain(screen).split('\n').filter((l) => l.trim
 
 const FLOW = 'flow-tables';
 const BIG = 'flow-tables-big';
+const IDS = 'flow-tables-ids';
+// Ids that are not UUIDs, as `demo` makes them: the first 200 (the sample) short, later ones of
+// every length up to 25 characters more.
+const namedId = (i: number) => `${IDS}-m${i}${i < 200 ? '' : '0'.repeat((i * 7) % 26)}`;
 // Around midnight of 2026-10-30 in New York (UTC-4) and Tokyo (UTC+9).
 const INSTANTS = ['2026-10-30T03:00:00.000Z', '2026-10-30T05:00:00.000Z', '2026-10-30T16:00:00.000Z'];
 const VARIABLES = [
@@ -41,6 +45,12 @@ beforeAll(async () => {
     createdDate: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
   }));
   expect((await call('POST', `${server.api}/chatmessage/${BIG}`, many)).status).toBeLessThan(300);
+  const named = Array.from({ length: 260 }, (_, i) => ({
+    id: namedId(i), role: i % 2 ? 'apiMessage' : 'userMessage', chatType: 'EXTERNAL', chatId: `${IDS}-c${i}`, sessionId: `${IDS}-s${i}`,
+    content: `Question ${i}: how do I reset my password, and where is the form to change my delivery address?`,
+    createdDate: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
+  }));
+  expect((await call('POST', `${server.api}/chatmessage/${IDS}`, named)).status).toBeLessThan(300);
 });
 afterAll(async () => {
   await server?.dispose();
@@ -65,9 +75,25 @@ describe('widths and priorities', () => {
     const text = plain(narrow.screen);
     for (const v of VARIABLES) expect(text).toMatch(new RegExp(`[0-9a-f]{8} +${v.name} +${v.value.replace('.', '\\.')} +${v.type} `));
     for (const id of variableIds) expect(text).not.toContain(id);
-    expect(text).toContain('Ids shortened: -o wide shows them whole.');
+    expect(text).toContain('Ids shortened to unique prefixes: -o wide shows them whole.');
     for (const id of variableIds) expect(plain(wide.screen)).toContain(id);
     expect(lines(quiet.screen).sort()).toEqual([...variableIds].sort());
+  });
+
+  it('ids that are not UUIDs stay whole, also later ones longer than the sample: their row gives way elsewhere', async () => {
+    for (const columns of [80, 120]) {
+      const r = await pty(['messages', 'list', IDS, '--no-pager'], { columns, rows: 40 });
+      expect(r.exitCode, r.screen).toBe(0);
+      const rows = lines(r.screen).filter((l) => l.startsWith('2026-'));
+      expect(rows).toHaveLength(260);
+      rows.forEach((line, i) => {
+        expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+        // The whole id ends the line: never a cut `flow-tables-ids-m21…`, never a prefix of a longer id.
+        expect(line.endsWith(`  ${namedId(i)}`), line).toBe(true);
+      });
+      expect(plain(r.screen)).not.toMatch(new RegExp(`${IDS}-[msc]\\d*…`));
+      expect(plain(r.screen)).not.toContain('Ids shortened');
+    }
   });
 
   it('messages --feedback show the rating and the comment; narrow terminals hide the least important columns and say so', async () => {

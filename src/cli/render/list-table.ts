@@ -5,18 +5,26 @@
 //
 // On a terminal the table fits its width. Each list declares its columns and which matter most;
 // when they do not fit, in this order:
-//   1. id columns show a unique prefix (ID_PREFIX characters, as git and docker shorten ids;
+//   1. random ids (UUIDv4) show a prefix (ID_PREFIX characters, as git and docker shorten ids;
 //      longer when two ids of the sample share one),
 //   2. free text (content, value) is cut with `…`, before names, roles, types, which are cut
-//      only to their minimum; dates are never cut,
+//      only to their minimum,
 //   3. the least important columns are hidden until the minimums fit.
 // `wide` (-o wide, or columns named by --fields) keeps ids whole and hides nothing. Off a
 // terminal (`-o table` into a pipe) nothing is cut: a later cell longer than its column pushes
 // the rest of its line along. A note for under the table says what was done (and the zone).
 //
-// A prefix is unique among the sampled rows; ids are not tracked beyond them (that would cost
-// memory in proportion to the list). Eight hexadecimal characters make a chance repeat among a
-// screenful of UUIDs about one in a billion; to act on ids, take them whole (-q, -o wide, json).
+// An id cell always identifies its record: it is never cut with `…`. Only a random UUID is
+// shortened, to a prefix: its first characters are random, so a prefix tells ids apart as the
+// whole id does (8 hexadecimal characters: a chance repeat among a screenful is about one in a
+// billion). Any other id (a name-like `demo-support-bot-m19`, a time-ordered UUIDv7 whose first
+// characters are its millisecond) is shown whole. The prefix length is checked against the sample
+// only (checking every row would cost memory in proportion to the list), and the note says so:
+// over a long list two ids may share a prefix (for 8 characters, even odds after some 77,000
+// ids). Dates are never cut either. A later id or date wider than its column (widths come from
+// the sample) is printed whole, and its row gives way elsewhere: the other cells' padding first,
+// then free text, then labels, so that the line still fits the terminal. To act on ids, take
+// them whole (-q, -o wide, json).
 import chalk from 'chalk';
 import { formatInstant, zoneNote, type Zone } from '../dates.js';
 import { displayWidth, sanitize, truncate, wrap } from './text.js';
@@ -72,6 +80,10 @@ export function cellText(column: Column, value: unknown, zone: Zone): string {
   return String(value);
 }
 
+/** A random (version 4) UUID: the only ids shown as a prefix. */
+const RANDOM_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+export const isRandomUuid = (s: string) => s.length === 36 && RANDOM_UUID.test(s);
+
 /**
  * The shortest prefix length, at least `min`, that tells the values apart (all of a value when
  * no prefix does).
@@ -90,8 +102,10 @@ export interface Layout {
   shown: number[];
   /** Width of each column (by index); cells are cut or padded to it. */
   widths: number[];
-  /** Prefix length of each shortened id column (by index). */
+  /** Prefix length of each shortened id column (by index): its random UUIDs are cut to it. */
   prefix: (number | undefined)[];
+  /** The kind of each column (by index): ids and dates are never cut, a wider one makes its row give way. */
+  kinds: ColumnKind[];
   /** Headings of the hidden columns. */
   hidden: string[];
   /** Whether cells are cut to their width (on a terminal); off it, longer cells overflow. */
@@ -110,16 +124,20 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
   const natural = cols.map((c, i) => sample.reduce((m, row) => Math.max(m, width(row[i] ?? '')), width(heading(c))));
   const all = cols.map((_, i) => i);
   const prefix: (number | undefined)[] = cols.map(() => undefined);
+  const kinds = cols.map((c) => c.kind);
   const lineWidth = (ws: number[], shown: number[]) => shown.reduce((sum, i) => sum + ws[i]!, 0) + GAP * (shown.length - 1);
-  if (total === undefined) return { shown: all, widths: natural, prefix, hidden: [], cut: false };
+  if (total === undefined) return { shown: all, widths: natural, prefix, kinds, hidden: [], cut: false };
   const avail = total - 1;
-  if (lineWidth(natural, all) <= avail) return { shown: all, widths: withHeadroom(cols, natural, all, prefix, avail), prefix, hidden: [], cut: true };
+  if (lineWidth(natural, all) <= avail) return { shown: all, widths: withHeadroom(cols, natural, all, prefix, avail), prefix, kinds, hidden: [], cut: true };
 
   const full = natural.slice();
   if (!wide) {
     cols.forEach((c, i) => {
       if (c.kind !== 'id') return;
-      const n = uniquePrefixLength(sample.map((row) => row[i] ?? '').filter((v) => v !== ''));
+      const ids = sample.map((row) => row[i] ?? '').filter((v) => v !== '');
+      // A column of other ids keeps them whole (and its width: the longest sampled).
+      if (!ids.every(isRandomUuid)) return;
+      const n = uniquePrefixLength(ids);
       if (n >= natural[i]!) return;
       prefix[i] = n;
       full[i] = Math.max(n, width(heading(c)));
@@ -152,7 +170,7 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
     extra -= add;
   });
   const hidden = all.filter((i) => !shown.has(i)).map((i) => heading(cols[i]!));
-  return { shown: order, widths: withHeadroom(cols, widths, order, prefix, avail), prefix, hidden, cut: true };
+  return { shown: order, widths: withHeadroom(cols, widths, order, prefix, avail), prefix, kinds, hidden, cut: true };
 }
 
 /**
@@ -178,25 +196,65 @@ function withHeadroom(cols: Column[], widths: number[], shown: number[], prefix:
 
 /** One line of the table from the texts of all the columns; `style` marks headings (which keep whole). */
 export function renderLine(layout: Layout, texts: string[], style?: (s: string) => string): string {
-  let line = '';
-  const last = layout.shown[layout.shown.length - 1];
-  for (const i of layout.shown) {
+  const { shown } = layout;
+  const cells: string[] = [];
+  const cellWidths: number[] = [];
+  let excess = 0;
+  for (const i of shown) {
     let s = texts[i] ?? '';
-    const w = layout.widths[i]!;
     const p = style ? undefined : layout.prefix[i];
-    const ascii = PRINTABLE_ASCII.test(s);
-    let sw = ascii ? s.length : displayWidth(s);
-    if (p !== undefined && sw > p) {
-      s = ascii ? s.slice(0, p) : truncate(s, p);
-      sw = p;
-    } else if (layout.cut && sw > w) {
+    if (p !== undefined && s.length > p && isRandomUuid(s)) s = s.slice(0, p);
+    const sw = width(s);
+    if (layout.cut && sw > layout.widths[i]! && (style || isWhole(layout.kinds[i]!))) excess += sw - layout.widths[i]!;
+    cells.push(s);
+    cellWidths.push(sw);
+  }
+  const widths = excess > 0 ? giveWay(layout, cellWidths, excess, style !== undefined) : shown.map((i) => layout.widths[i]!);
+  let line = '';
+  const lastK = shown.length - 1;
+  shown.forEach((i, k) => {
+    let s = cells[k]!;
+    let sw = cellWidths[k]!;
+    const w = widths[k]!;
+    if (layout.cut && sw > w && !style && !isWhole(layout.kinds[i]!)) {
+      const ascii = PRINTABLE_ASCII.test(s);
       s = ascii ? `${s.slice(0, w - 1)}…` : truncate(s, w);
       sw = ascii ? w : displayWidth(s);
     }
     line += style ? style(s) : s;
-    if (i !== last) line += ' '.repeat(Math.max(0, w - sw) + GAP);
-  }
+    if (k !== lastK) line += ' '.repeat(Math.max(0, w - sw) + GAP);
+  });
   return line.trimEnd();
+}
+
+/** Ids and dates are never cut. */
+const isWhole = (kind: ColumnKind) => kind === 'id' || kind === 'date';
+// Cut cells keep one character and `…`.
+const CUT_MIN = 2;
+
+/**
+ * The widths (by position in the line) of a row whose whole cells (ids, dates, headings) are
+ * `excess` wider than their columns: they get their width, and the row takes it back from the
+ * other cells, the room they leave unused first, then from free text, then from labels; from the
+ * cells after the first wide one first, so that the rest of the line is back in its columns soon.
+ */
+function giveWay(layout: Layout, cellWidths: number[], excess: number, headings: boolean): number[] {
+  const { shown } = layout;
+  const whole = (k: number) => headings || isWhole(layout.kinds[shown[k]!]!);
+  const widths = shown.map((i, k) => (whole(k) ? Math.max(layout.widths[i]!, cellWidths[k]!) : layout.widths[i]!));
+  const first = shown.findIndex((i, k) => whole(k) && cellWidths[k]! > layout.widths[i]!);
+  const order = shown.map((_, k) => k).sort((a, b) => (a > first ? a - first : shown.length + first - a) - (b > first ? b - first : shown.length + first - b));
+  const take = (k: number, floor: number) => {
+    const got = Math.max(0, Math.min(excess, widths[k]! - floor));
+    widths[k]! -= got;
+    excess -= got;
+  };
+  // Unused room: a cell narrower than its column.
+  for (const k of order) if (excess > 0 && cellWidths[k]! < widths[k]!) take(k, cellWidths[k]!);
+  for (const kind of ['text', 'label'] as const) {
+    for (const k of order) if (excess > 0 && !whole(k) && layout.kinds[shown[k]!] === kind) take(k, CUT_MIN);
+  }
+  return widths;
 }
 
 export interface TableWriterOptions {
@@ -220,7 +278,7 @@ export interface TableWriter {
   add(values: readonly unknown[]): string;
   /** Lays out now whatever was sampled (a slow source should not keep the first rows back); answers the text to print. */
   flush(): string;
-  /** The note for under the table (the zone, shortened ids, hidden columns), wrapped to the terminal; empty when there is nothing to say. */
+  /** The note for under the table (the zone, shortened ids and how far their prefixes are unique, hidden columns), wrapped to the terminal; empty when there is nothing to say. */
   note(): string;
 }
 
@@ -232,6 +290,9 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
   let sample: string[][] | undefined = [];
   let started: number | undefined;
   let layout: Layout | undefined;
+  // Rows in the sample, and after it (the prefixes were checked against the sample only).
+  let sampled = 0;
+  let later = 0;
   const texts = (values: readonly unknown[]) => cols.map((c, i) => cellText(c, values[i], opts.zone));
   const line = (t: string[]) => `${renderLine(layout!, t)}\n`;
 
@@ -241,13 +302,17 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
     const bold = opts.color ? (s: string) => chalk.bold(s) : (s: string) => s;
     let text = `${renderLine(layout, cols.map(heading), bold)}\n`;
     for (const t of sample) text += line(t);
+    sampled = sample.length;
     sample = undefined;
     return text;
   };
 
   return {
     add(values) {
-      if (!sample) return line(texts(values));
+      if (!sample) {
+        later++;
+        return line(texts(values));
+      }
       started ??= now();
       sample.push(texts(values));
       return sample.length >= sampleRows || now() - started >= sampleMs ? flush() : '';
@@ -257,7 +322,11 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
       if (!layout) return '';
       const parts: string[] = [];
       if (layout.shown.some((i) => cols[i]!.kind === 'date')) parts.push(zoneNote(opts.zone));
-      if (layout.prefix.some((p, i) => p !== undefined && layout!.shown.includes(i))) parts.push('Ids shortened: -o wide shows them whole.');
+      if (layout.prefix.some((p, i) => p !== undefined && layout!.shown.includes(i))) {
+        // Unique as far as they were checked: the whole list, or only its first rows.
+        const unique = later === 0 ? 'unique prefixes' : `prefixes unique among the first ${sampled} rows`;
+        parts.push(`Ids shortened to ${unique}: -o wide shows them whole.`);
+      }
       if (layout.hidden.length > 0) {
         parts.push(`Hidden to fit ${opts.width} columns: ${layout.hidden.join(', ')} (-o wide or --fields shows them).`);
       }

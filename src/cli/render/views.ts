@@ -1,7 +1,8 @@
 // The tables of the lists: each list's columns (in the order shown) and which matter most to a
-// person (`priority`, most important first). On a narrow terminal ids shorten to prefixes, free
-// text (`text`) is cut before names, roles and types (`label`), and the columns last in priority
-// are hidden first (render/list-table.ts). `-o wide` and `--fields` show any of them whole.
+// person (`priority`, most important first). On a narrow terminal random ids (UUIDv4) shorten to
+// prefixes while other ids stay whole (an id cell always identifies its record), free text
+// (`text`) is cut before names, roles and types (`label`), and the columns last in priority are
+// hidden first (render/list-table.ts). `-o wide` and `--fields` show any of them whole.
 import type { Column, ListView } from './list-table.js';
 
 /** A rating as a person reads it at a glance. */
