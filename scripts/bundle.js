@@ -1,9 +1,12 @@
 // Bundles the CLI (run by `npm run build`, after tsc) into dist/bundle/: a start reads a few
 // files instead of hundreds.
 //
-// - main.js: the whole CLI (definitions, handlers, the client) in one file. Handlers are still
+// - main.cjs: the whole CLI (definitions, handlers, the client) in one file. Handlers are still
 //   imported only when their command runs: esbuild keeps each dynamic import a function that
 //   evaluates its module on the first call, and one file costs less to read than many chunks.
+//   CommonJS: bin/chatflow.js (CommonJS too) requires it, so a start never sets up Node's ES
+//   module loader (its asynchronous reads, resolution and translation cost more than the file's
+//   compile); the lazy parts below are still ES modules, import()ed.
 // - The heavy parts are files of their own, read only when needed: server.js (the embedded
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
@@ -54,7 +57,7 @@ const REDIRECT = [
   [/^yaml$/, 'vendor/yaml'],
   [/^cli-table3$/, 'vendor/cli-table3'],
   [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts'],
-  // (default-db.ts, a path and no library, stays in main.js: the bulk commands' main thread needs
+  // (default-db.ts, a path and no library, stays in main.cjs: the bulk commands' main thread needs
   // it while their worker loads the service.)
   [/\/server\/(app|in-process|open-store)\.js$/, 'server'],
 ];
@@ -123,7 +126,17 @@ const common = {
 
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 const results = await Promise.all([
-  build({ ...common, entryPoints: { main: 'src/cli/main.ts', 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
+  build({
+    ...common,
+    entryPoints: { main: 'src/cli/main.ts' },
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    // import.meta.url (files found beside the bundle: the worker, completions/) as CommonJS knows it.
+    banner: { js: 'const __chatflowUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__chatflowUrl' },
+    plugins: [plugin(true)],
+  }),
+  build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
     entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])),

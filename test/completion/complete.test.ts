@@ -200,12 +200,19 @@ describe('chatflow __complete', () => {
   });
 
   it('loads no server, database, prompt, table, YAML, HTTP or config module on a cached or static answer', async () => {
+    // Every file loaded, by require() (the CLI's CommonJS bundle) or import (its lazy parts).
     const hook = join(tmpdir(), `chatflow-modules-${process.pid}.mjs`);
     writeFileSync(
       hook,
-      `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(
-        'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("MODULE " + r.url + "\\n"); return r; }',
-      )}));\n`,
+      [
+        `import { register, createRequire } from 'node:module';`,
+        `const Module = createRequire(import.meta.url)('node:module');`,
+        `const resolve = Module._resolveFilename;`,
+        `Module._resolveFilename = function (...args) { const r = resolve.apply(this, args); process.stderr.write('MODULE file://' + r + '\\n'); return r; };`,
+        `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(
+          'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("MODULE " + r.url + "\\n"); return r; }',
+        )}));`,
+      ].join('\n'),
     );
     const env = home({ CHATFLOW_URL: server.url }).env;
     await candidates(['variables', 'delete', ''], env); // fills the cache
@@ -215,7 +222,7 @@ describe('chatflow __complete', () => {
       const r = await chatflow(['__complete', '--', ...words], env, ['--import', hook]);
       const modules = r.stderr.split('\n').filter((l) => l.startsWith('MODULE ')).map((l) => l.slice(7));
       // The hook saw the CLI load (bundled: a handful of files, not hundreds).
-      expect(modules.filter((m) => m.endsWith('/dist/bundle/main.js')), words.join(' ')).toHaveLength(1);
+      expect(modules.filter((m) => m.endsWith('/dist/bundle/main.cjs')), words.join(' ')).toHaveLength(1);
       expect(modules.filter((m) => heavy.test(m)), words.join(' ')).toEqual([]);
       expect(r.stdout).not.toBe('');
     }

@@ -22,7 +22,7 @@ process.once('exit', () => {
 });
 
 export function checkBuilt(): void {
-  const built = join(REPO, 'dist', 'bundle', 'main.js');
+  const built = join(REPO, 'dist', 'bundle', 'main.cjs');
   if (!existsSync(built)) throw new Error(`${built} is missing: build first with npm run build`);
 }
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 
 export const BIN = fileURLToPath(new URL('../../bin/chatflow.js', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/bundle/main.cjs', import.meta.url));
 
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[/;

@@ -6,7 +6,7 @@ import { complete, formatCandidates } from '../completion/complete.js';
 import { spawnRefresher } from '../completion/refresher.js';
 import type { Context } from '../core/context.js';
 
-/** The script for a shell, from completions/ at the package root (this runs in dist/bundle/main.js). */
+/** The script for a shell, from completions/ at the package root (this runs in dist/bundle/main.cjs). */
 function completionScript(shell: Shell): Promise<string> {
   return readFile(new URL(`../../completions/chatflow.${shell}`, import.meta.url), 'utf8');
 }
