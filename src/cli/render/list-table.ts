@@ -22,8 +22,8 @@
 // only (checking every row would cost memory in proportion to the list), and the note says so:
 // over a long list two ids may share a prefix (for 8 characters, even odds after some 77,000
 // ids). Dates are never cut either. A later id or date wider than its column (widths come from
-// the sample) is printed whole, and its row gives way elsewhere: the other cells' padding first,
-// then free text, then labels, so that the line still fits the terminal. To act on ids, take
+// the sample) is printed whole, and its row gives way elsewhere: free text and the other cells'
+// unused room first, then labels, so that the line still fits the terminal. To act on ids, take
 // them whole (-q, -o wide, json).
 import chalk from 'chalk';
 import { formatInstant, zoneNote, type Zone } from '../dates.js';
@@ -235,8 +235,8 @@ const CUT_MIN = 2;
 /**
  * The widths (by position in the line) of a row whose whole cells (ids, dates, headings) are
  * `excess` wider than their columns: they get their width, and the row takes it back from the
- * other cells, the room they leave unused first, then from free text, then from labels; from the
- * cells after the first wide one first, so that the rest of the line is back in its columns soon.
+ * other cells, nearest first (after the first wide cell, then before it), so that the rest of the
+ * line is back in its columns soon: free text and unused room first, labels last.
  */
 function giveWay(layout: Layout, cellWidths: number[], excess: number, headings: boolean): number[] {
   const { shown } = layout;
@@ -249,11 +249,12 @@ function giveWay(layout: Layout, cellWidths: number[], excess: number, headings:
     widths[k]! -= got;
     excess -= got;
   };
-  // Unused room: a cell narrower than its column.
-  for (const k of order) if (excess > 0 && cellWidths[k]! < widths[k]!) take(k, cellWidths[k]!);
-  for (const kind of ['text', 'label'] as const) {
-    for (const k of order) if (excess > 0 && !whole(k) && layout.kinds[shown[k]!] === kind) take(k, CUT_MIN);
+  // The nearest cells first: free text down to its minimum, any other cell its unused room (a
+  // cell narrower than its column); then labels down to theirs.
+  for (const k of order) {
+    if (excess > 0) take(k, !whole(k) && layout.kinds[shown[k]!] === 'text' ? CUT_MIN : Math.min(cellWidths[k]!, widths[k]!));
   }
+  for (const k of order) if (excess > 0 && !whole(k)) take(k, CUT_MIN);
   return widths;
 }
 
