@@ -41,11 +41,15 @@ try {
   chmodSync(own, 0o600);
   renameSync(own, socket);
   const ino = inode(socket)!;
-  writeFileSync(info, JSON.stringify({ pid: process.pid, version: VERSION, database: dbPath, idleSeconds, started: new Date().toISOString() } satisfies ServiceInfo), { mode: 0o600 });
+  // (Whole or not at all: written aside, then renamed.)
+  writeFileSync(`${info}.${process.pid}`, JSON.stringify({ pid: process.pid, version: VERSION, database: dbPath, idleSeconds, started: new Date().toISOString() } satisfies ServiceInfo), { mode: 0o600 });
+  renameSync(`${info}.${process.pid}`, info);
   removeFile(start);
   watch(server, ino);
-} catch {
-  removeFile(start);
+} catch (err) {
+  // The start file stays (with the reason, for whoever looks): commands run in their own process
+  // and start no other service until it is stale (START_STALE_MS), rather than one a command.
+  writeFileSync(start, `${process.pid}: ${(err as Error).message ?? String(err)}\n`, { mode: 0o600 });
   await server?.close().catch(() => undefined);
   process.exit(1);
 }

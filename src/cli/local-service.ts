@@ -21,7 +21,10 @@ import { VERSION } from '../version.js';
 
 /** Idle time after which the service exits, unless CHATFLOW_SERVICE_IDLE (seconds) says. */
 export const DEFAULT_IDLE_SECONDS = 300;
-/** A start file older than this belongs to a starter that died: it no longer blocks a start. */
+/**
+ * A start file older than this belongs to a starter that died, or to a service that could not
+ * start (which leaves it, so that commands do not each try again): it no longer blocks a start.
+ */
 const START_STALE_MS = 30_000;
 /** Unix socket paths are limited to some 104 bytes (macOS; 108 on Linux). */
 const MAX_SOCKET_PATH = 100;
