@@ -138,6 +138,22 @@ export function buildPlan<T>(kind: Kind<T>, source: T[], target: T[], prune: boo
 
 // ---------------------------------------------------------------- variables and assistants
 
+/**
+ * Creates a record under the source's id where the target takes one (our service's import route;
+ * Flowise has none and makes its own), so that the name and the id both match afterwards and an
+ * import of the source's export finds the record there. Answers whether it did: the target may
+ * have no import route, refuse the id (not a UUID there), or hold another record under it.
+ */
+async function createKeepingId(ingest: () => Promise<{ affected: number }>): Promise<boolean> {
+  try {
+    return (await ingest()).affected === 1;
+  } catch (err) {
+    const refused = err instanceof ChatflowError && (err.kind === 'unsupported' || [400, 404, 405, 422].includes(err.status ?? 0));
+    if (refused) return false;
+    throw err;
+  }
+}
+
 const masked = (secret: boolean, v: unknown) => (secret && v !== undefined && v !== null && v !== '' ? MASK : v);
 
 export const variableKind: Kind<Variable> = {
@@ -166,7 +182,9 @@ export const variableKind: Kind<Variable> = {
     return changes;
   },
   async create(client, s) {
-    await client.variables.create({ name: s.name, value: s.value ?? '', type: s.type || 'static' });
+    const body = { name: s.name, value: s.value ?? '', type: s.type || 'static' };
+    if (await createKeepingId(() => client.variables.ingest([{ ...body, id: s.id }]))) return;
+    await client.variables.create(body);
   },
   async update(client, s, d) {
     const body: { value?: string; type?: string } = {};
@@ -233,12 +251,14 @@ export function assistantKind(opts: { credential?: string } = {}): Kind<Assistan
     },
     async create(client, s) {
       const credential = opts.credential ?? s.credential;
-      await client.assistants.create({
+      const body = {
         details: portableDetails(s) as Assistant['details'],
         ...(s.type ? { type: s.type } : {}),
         ...(s.iconSrc ? { iconSrc: s.iconSrc } : {}),
         ...(credential ? { credential } : {}),
-      });
+      };
+      if (await createKeepingId(() => client.assistants.ingest([{ ...body, id: s.id }]))) return;
+      await client.assistants.create(body);
     },
     async update(client, s, d) {
       // Keys only the target has are kept (our service merges details, Flowise replaces them).

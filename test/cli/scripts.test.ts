@@ -322,6 +322,39 @@ describe('one identity for variables: by name', () => {
   });
 });
 
+describe('one identity: ids kept by sync, names kept unique by import', () => {
+  const assistants = async (s: TestServer) => (await call<Assistant[]>('GET', `${s.api}/assistants`)).body;
+  const addAssistant = async (name: string, s: TestServer) => (await call<Assistant>('POST', `${s.api}/assistants`, { details: { name } })).body;
+
+  it('variables sync and assistants sync create under the source ids where the target takes them', async () => {
+    const home = createHome();
+    const v = await addVariable('KEEP_ID', 'x');
+    const a = await addAssistant('keep-id-assistant', server);
+    for (const kind of ['variables', 'assistants']) {
+      const r = await runCli([kind, 'sync', '--from', server.url, '--to', other.url, '--yes', '-o', 'json'], { home });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    expect((await variables(other)).find((x) => x.name === 'KEEP_ID')?.id).toBe(v.id);
+    expect((await assistants(other)).find((x) => x.details?.name === 'keep-id-assistant')?.id).toBe(a.id);
+  });
+
+  it('an import skips an assistant whose details.name the target has under another id, and says so', async () => {
+    const home = createHome();
+    const theirs = await addAssistant('clash-assistant', other);
+    const ours = await addAssistant('clash-assistant', server);
+    const fresh = await addAssistant('fresh-assistant', server);
+    const file = join(home.dir, 'assistants.jsonl');
+    expect((await runCli(['export', '--resources', 'assistants', '--out', file], { home, url: server.url })).exitCode).toBe(0);
+    const r = await runCli(['import', file, '-o', 'json'], { home, url: other.url });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`assistant "clash-assistant": the target has one of that name (id ${theirs.id}); skipped`);
+    const there = await assistants(other);
+    expect(there.filter((x) => x.details?.name === 'clash-assistant').map((x) => x.id)).toEqual([theirs.id]);
+    expect(there.find((x) => x.details?.name === 'fresh-assistant')?.id).toBe(fresh.id);
+    expect(there.map((x) => x.id)).not.toContain(ours.id);
+  });
+});
+
 describe("the README's completion lines in fresh shells", () => {
   it('zsh without compinit in .zshrc: no compdef error, chatflow completes; bash without bash-completion', async () => {
     const { execa } = await import('execa');

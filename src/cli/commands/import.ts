@@ -26,7 +26,8 @@ export const importCommand: CommandDef = {
     'before it (and one already sent after it) stay imported, and running the import again skips\n' +
     'what is already there. A line that cannot be parsed or sent (not JSON, nested too deep, bigger than\n' +
     'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n' +
-    'Variables are one per name (as with variables sync and set): one whose name the target has is skipped.\n',
+    'Variables and assistants are one per name (as with sync and variables set): one whose name the target\n' +
+    'has is skipped, with a warning when the target holds that name under another id.\n',
   bulk: true,
   handler: () => import('../handlers/import.js').then((m) => m.importFile),
 };

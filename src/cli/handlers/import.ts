@@ -109,40 +109,84 @@ async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<{ lines:
 }
 
 /**
- * Variables are one per name: the identity rule `variables sync` and `variables set` follow too.
- * A variable whose name the target has already is there (skipped like an existing id, never a
- * second one of that name); the others keep their ids. `names` holds the target's names, and
- * those this import has written.
+ * Variables and assistants are one per name (a variable's `name`, an assistant's `details.name`):
+ * the identity rule `variables sync`, `assistants sync` and `variables set` follow too. A record
+ * whose name the target holds under the same id is there already (skipped, as the server skips an
+ * existing id); under another id it is a clash: skipped too, never a second one of that name, and
+ * said (`clash`). The others keep their ids. `known` maps the target's names to their ids, and
+ * holds those this import has written.
  */
-async function sendVariables(client: ChatflowClient, items: Data[], names: Set<string>): Promise<{ affected: number }> {
+type NamedResource = 'variables' | 'assistants';
+const NOUN: Record<NamedResource, string> = { variables: 'variable', assistants: 'assistant' };
+
+function nameOf(resource: NamedResource, data: Data): string | undefined {
+  if (resource === 'variables') return typeof data.name === 'string' ? data.name : undefined;
+  let details = data.details;
+  if (typeof details === 'string') {
+    try {
+      details = JSON.parse(details) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  const name = isObject(details) ? details.name : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+async function knownNames(client: ChatflowClient, resource: NamedResource): Promise<Map<string, string>> {
+  const known = new Map<string, string>();
+  const records = resource === 'variables' ? client.variables.stream() : client.assistants.stream();
+  for await (const r of records as AsyncIterable<Data & { id: string }>) {
+    const name = nameOf(resource, r);
+    if (name !== undefined && !known.has(name)) known.set(name, r.id);
+  }
+  return known;
+}
+
+async function sendNamed(
+  client: ChatflowClient,
+  batch: Batch & { resource: NamedResource },
+  known: Map<string, string>,
+  clash: (line: number, why: string) => void,
+): Promise<{ affected: number }> {
   const fresh: Data[] = [];
-  for (const v of items) {
-    // Claimed before sending: a batch in flight beside this one must not send the name again.
-    if (!names.has(v.name as string)) fresh.push(v);
-    names.add(v.name as string);
+  const claimed: string[] = [];
+  for (const [i, item] of batch.items.entries()) {
+    const name = nameOf(batch.resource, item);
+    const held = name === undefined ? undefined : known.get(name);
+    if (name === undefined || held === undefined) {
+      fresh.push(item);
+      // Claimed before sending: a batch in flight beside this one must not send the name again.
+      if (name !== undefined) {
+        known.set(name, String(item.id ?? ''));
+        claimed.push(name);
+      }
+    } else if (held !== item.id) {
+      clash(batch.lines[i]!, `${NOUN[batch.resource]} ${JSON.stringify(name)}: the target has one of that name (id ${held}); skipped, one ${NOUN[batch.resource]} per name`);
+    }
   }
   if (fresh.length === 0) return { affected: 0 };
   try {
-    return await client.variables.ingest(fresh as never);
+    return await (batch.resource === 'variables' ? client.variables.ingest(fresh as never) : client.assistants.ingest(fresh as never));
   } catch (err) {
-    for (const v of fresh) names.delete(v.name as string);
+    for (const name of claimed) known.delete(name);
     throw err;
   }
 }
 
-async function variableNames(client: ChatflowClient): Promise<Set<string>> {
-  const names = new Set<string>();
-  for await (const v of client.variables.stream()) names.add(v.name);
-  return names;
+interface Identity {
+  known(resource: NamedResource): Promise<Map<string, string>>;
+  clash(line: number, why: string): void;
 }
 
-function send(client: ChatflowClient, batch: Batch, names: () => Promise<Set<string>>): Promise<{ affected: number }> {
+function send(client: ChatflowClient, batch: Batch, identity: Identity): Promise<{ affected: number }> {
   const { items, chatflowid } = batch;
   switch (batch.resource) {
     case 'variables':
-      return names().then((known) => sendVariables(client, items, known));
-    case 'assistants':
-      return client.assistants.ingest(items as never);
+    case 'assistants': {
+      const named = batch as Batch & { resource: NamedResource };
+      return identity.known(named.resource).then((known) => sendNamed(client, named, known, (line, why) => identity.clash(line, why)));
+    }
     case 'messages':
       return client.messages.ingest(chatflowid!, items as never);
     case 'feedback':
@@ -205,9 +249,26 @@ class Importer {
   /** The resource and chatflow of the batches in flight. */
   private inFlightKey: string | undefined;
   private failure: unknown;
-  private knownNames: Promise<Set<string>> | undefined;
-  /** The target's variable names, asked once, when the first variables are sent. */
-  private readonly names = () => (this.knownNames ??= variableNames(this.client!));
+  /** Records skipped because the target has their name under another id. */
+  clashes = 0;
+  private readonly clashed = new Set<number>();
+  private readonly names = new Map<NamedResource, Promise<Map<string, string>>>();
+  /** The target's names (asked once, when the first records of the kind are sent), and clashes said. */
+  private readonly identity: Identity = {
+    known: (resource) => {
+      let known = this.names.get(resource);
+      if (!known) this.names.set(resource, (known = knownNames(this.client!, resource)));
+      return known;
+    },
+    clash: (line, why) => {
+      // (A refused batch is sent again record by record: a clash is said once.)
+      if (this.clashed.has(line)) return;
+      this.clashed.add(line);
+      this.clashes++;
+      if (this.clashes <= MAX_REPORTED) this.progress.interrupt(() => this.opts.warn(`line ${line}: ${why}`));
+      if (this.clashes === MAX_REPORTED + 1) this.progress.interrupt(() => this.opts.warn('more names taken: only counting them from now on'));
+    },
+  };
 
   constructor(
     private readonly client: ChatflowClient | undefined,
@@ -297,7 +358,7 @@ class Importer {
     const tally = this.tally.get(batch.resource)!;
     try {
       // (Awaited first: `x += await y` reads x before waiting, and another batch may add meanwhile.)
-      const { affected } = await send(client, batch, this.names);
+      const { affected } = await send(client, batch, this.identity);
       tally.imported += affected;
     } catch (err) {
       if (!isRejection(err)) throw err;
@@ -310,7 +371,7 @@ class Importer {
       for (const [i, item] of batch.items.entries()) {
         const one: Batch = { ...batch, items: [item], lines: [batch.lines[i]!] };
         try {
-          const { affected } = await send(client, one, this.names);
+          const { affected } = await send(client, one, this.identity);
           tally.imported += affected;
         } catch (e) {
           if (!isRejection(e)) throw e;
@@ -380,6 +441,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
     `${opts.dryRun ? 'checked' : 'imported'} ${plural(lineNo, 'line')} in ${secs}s: ${plural(records, 'record')}` +
       (opts.dryRun ? ' would be sent (records already there are skipped)' : '') +
       (importer.bad ? `, ${plural(importer.bad, 'bad line')} skipped` : '') +
+      (importer.clashes ? `, ${plural(importer.clashes, 'record')} skipped whose name the target has under another id` : '') +
       (importer.unselected ? `, ${plural(importer.unselected, 'line')} of other resources left out` : ''),
   );
   if (importer.bad) {
