@@ -4,7 +4,8 @@
 #      or:  echo 'source <(chatflow completion bash)' >> ~/.bashrc
 #
 # This script holds no command list: `chatflow __complete -- <words...>` walks the CLI's own
-# command tree and answers one candidate a line (`value<TAB>description`; bash keeps the value).
+# command tree and answers one candidate a line (`value<TAB>description`; bash lists both, inserts
+# the value).
 # The line `:files` asks for file names.
 
 _chatflow() {
@@ -31,19 +32,40 @@ _chatflow() {
         prefix=${cur%"${cur##*["$breaks"]}"}
     fi
 
-    local out c f
+    local out c d f i
+    local -a values=() descs=()
     out=$(command chatflow __complete -- "${words[@]:1}" 2>/dev/null)
     COMPREPLY=()
     while IFS= read -r c; do
-        c=${c%%$'\t'*}
         [[ -z $c ]] && continue
+        d=
+        [[ $c == *$'\t'* ]] && d=${c#*$'\t'}
+        c=${c%%$'\t'*}
         if [[ $c == :files ]]; then
             compopt -o filenames 2>/dev/null
             while IFS= read -r f; do COMPREPLY+=("$f"); done < <(compgen -f -- "${cur#"$prefix"}")
             continue
         fi
-        COMPREPLY+=("${c#"$prefix"}")
+        values+=("${c#"$prefix"}")
+        descs+=("$d")
     done <<<"$out"
+
+    # Names beside ids: when bash lists several candidates, each shows as `value  (description)`,
+    # padded to one column and cut to the terminal's width. What bash inserts stays the value: one
+    # candidate alone is the bare value, and their common prefix is the values' (a value is never
+    # followed by two spaces in another). Menu completion (37 `%`) and insert-all (42 `*`) insert
+    # each entry: values only.
+    if ((${#values[@]} > 1)) && [[ ${COMP_TYPE:-9} != 37 && ${COMP_TYPE:-9} != 42 ]]; then
+        local longest=0 cols=${COLUMNS:-80}
+        for c in "${values[@]}"; do ((${#c} > longest)) && longest=${#c}; done
+        for i in "${!values[@]}"; do
+            [[ -z ${descs[i]} ]] && continue
+            printf -v c '%-*s  (%s)' "$longest" "${values[i]}" "${descs[i]}"
+            ((${#c} >= cols && cols > longest + 8)) && c="${c:0:cols-3}…)"
+            values[i]=$c
+        done
+    fi
+    COMPREPLY+=("${values[@]}")
     return 0
 }
 

@@ -80,7 +80,7 @@ export function home(extra: Env = {}): Home {
 export interface Offer {
   /** The candidates the shell offers, in order. */
   values: string[];
-  /** Candidate -> its description (zsh and fish; bash shows none). */
+  /** Candidate -> its description (bash shows them only when it lists several). */
   descriptions: Map<string, string>;
   stderr: string;
   exitCode: number;
@@ -176,10 +176,12 @@ export async function offer(shell: Shell, line: string, env: Env, timeoutMs = 20
       ms = (Number(elapsed[2]!.replace(',', '.')) - Number(elapsed[1]!.replace(',', '.'))) * 1000;
       continue;
     }
+    // zsh and fish: `value<TAB>description`; bash lists several as `value  (description)`.
     const tab = row.indexOf('\t');
-    const value = tab < 0 ? row : row.slice(0, tab);
+    const listed = shell === 'bash' ? /^(.*?) {2,}\((.*)\)$/.exec(row) : null;
+    const value = listed ? listed[1]! : tab < 0 ? row : row.slice(0, tab);
     values.push(value);
-    const desc = tab < 0 ? '' : row.slice(tab + 1);
+    const desc = listed ? listed[2]! : tab < 0 ? '' : row.slice(tab + 1);
     if (desc) descriptions.set(value, desc);
   }
   return { values, descriptions, stderr: String(r.stderr), exitCode: r.exitCode ?? -1, ms };

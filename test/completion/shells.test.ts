@@ -49,7 +49,7 @@ describe.each(SHELLS)('%s', (shell) => {
     expect((await offer(shell, 'chatflow variables list --f', env)).values).toEqual(['--fields']);
     const all = await offer(shell, 'chatflow messages delete --', env);
     expect(all.values).toEqual(expect.arrayContaining(['--session-id', '--hard-delete', '--yes', '--dry-run', '--url', '--help']));
-    if (shell !== 'bash') expect(all.descriptions.get('--hard-delete')).toMatch(/third-party memory/);
+    expect(all.descriptions.get('--hard-delete')).toMatch(/third-party memory/);
   });
 
   it('completes flag values: --output, --rating, --type, --order, --tool', slow, async () => {
@@ -73,13 +73,13 @@ describe.each(SHELLS)('%s', (shell) => {
   it('completes live variable ids from the server, with their names', slow, async () => {
     const r = await offer(shell, 'chatflow variables delete ', env);
     expect(r.values.sort()).toEqual(Object.values(vars).sort());
-    if (shell !== 'bash') {
-      expect(r.descriptions.get(vars.OPENAI_MODEL!)).toMatch(/OPENAI_MODEL/);
-      expect(r.descriptions.get(vars.REGION!)).toMatch(/REGION/);
-    }
+    expect(r.descriptions.get(vars.OPENAI_MODEL!)).toMatch(/OPENAI_MODEL/);
+    expect(r.descriptions.get(vars.REGION!)).toMatch(/REGION/);
     // one more id for a variadic argument: the ones given are not offered again
     const again = await offer(shell, `chatflow variables rm ${vars.REGION} `, env);
     expect(again.values).toEqual([vars.OPENAI_MODEL]);
+    // bash inserts what it is handed when one candidate is left: the id alone, no name
+    if (shell === 'bash') expect(again.descriptions.size).toBe(0);
   });
 
   it('takes the server from --url on the line (bash splits the URL at `:`)', slow, async () => {
