@@ -146,8 +146,14 @@ export function parseWhen(text: string, bound: 'start' | 'end', flag: string, zo
  * The date filters of a command as ISO 8601 instants for the client: `--since` is another name for
  * `--start-date` (giving both is an error). Answers undefined for a bound not given.
  */
+export interface DateFlags {
+  since?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
 export function dateRange(
-  flags: { since?: string; startDate?: string; endDate?: string },
+  flags: DateFlags,
   zone: Zone,
   now = Date.now(),
 ): { startDate?: string; endDate?: string } {

@@ -5,7 +5,7 @@ import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { ASSISTANTS, find, idOf, isId, records } from '../names.js';
 import { ASSISTANT_TABLE } from '../render/views.js';
-import { confirmOrRefuse, eachArgument, pageFlags, parseNumber, printDryRun, readJsonFile } from './common.js';
+import { confirmOrRefuse, eachArgument, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
 
 
 interface BodyFlags {
@@ -51,7 +51,7 @@ async function assistantBody(opts: BodyFlags): Promise<Record<string, unknown>> 
   });
 }
 
-export async function list(ctx: Context, opts: { type?: string; page?: string; limit?: string }): Promise<void> {
+export async function list(ctx: Context, opts: PageFlags & { type?: string }): Promise<void> {
   const { items, total } = await (await ctx.client()).assistants.list({ type: opts.type as never, ...pageFlags(opts) });
   await ctx.printList(items, 'assistants', ASSISTANT_TABLE);
   if (total !== undefined) ctx.out.note(`${plural(total, 'assistant')} in all`);

@@ -64,8 +64,14 @@ export function parseNumber(name: string, text: string | undefined, opts: { inte
   return n;
 }
 
+/** --page and --limit, as every list command takes them (core/flags.ts). */
+export interface PageFlags {
+  page?: string;
+  limit?: string;
+}
+
 /** --page and --limit, for every list. */
-export function pageFlags(opts: { page?: string; limit?: string }) {
+export function pageFlags(opts: PageFlags) {
   return {
     page: parseNumber('--page', opts.page, { integer: true, min: 1 }),
     limit: parseNumber('--limit', opts.limit, { integer: true, min: 1, max: 1000 }),
@@ -78,7 +84,7 @@ export function pageFlags(opts: { page?: string; limit?: string }) {
  */
 export async function printPageOrStream<T extends object>(
   ctx: Context,
-  flags: { page?: string; limit?: string },
+  flags: PageFlags,
   source: {
     page: (page: { page?: number; limit?: number }) => Promise<{ items: T[]; total?: number }>;
     stream: () => AsyncIterable<T>;

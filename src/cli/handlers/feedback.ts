@@ -2,21 +2,16 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseValue, RATING } from '../core/values.js';
-import { dateRange } from '../dates.js';
+import { dateRange, type DateFlags } from '../dates.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
-import { bodyFrom, printDryRun, printPageOrStream } from './common.js';
+import { bodyFrom, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
-interface ListFlags {
+interface ListFlags extends DateFlags, PageFlags {
   chatId?: string;
   sortOrder?: 'asc' | 'desc';
   order?: 'asc' | 'desc';
-  since?: string;
-  startDate?: string;
-  endDate?: string;
-  page?: string;
-  limit?: string;
 }
 
 interface BodyFlags {

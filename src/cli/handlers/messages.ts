@@ -5,17 +5,15 @@ import { UsageError } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { plural } from '../render/text.js';
 import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
-import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream } from './common.js';
+import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
 const NOTHING = Buffer.alloc(0);
 const NEWLINE = Buffer.from('\n');
 
-interface ListFlags extends MessageFilterFlags {
+interface ListFlags extends MessageFilterFlags, PageFlags {
   order?: 'asc' | 'desc';
   feedback?: boolean;
-  page?: string;
-  limit?: string;
 }
 
 interface DeleteFlags extends MessageFilterFlags {

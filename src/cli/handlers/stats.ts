@@ -1,14 +1,11 @@
 // `chatflow stats` handler: the figures are ../stats.ts, the chart ../render/stats.ts.
 import type { Context } from '../core/context.js';
-import { dateRange, timeZone } from '../dates.js';
+import { dateRange, timeZone, type DateFlags } from '../dates.js';
 import { renderStats } from '../render/stats.js';
 import { computeStats, type Granularity } from '../stats.js';
 import { parseNumber } from './common.js';
 
-interface StatsFlags {
-  since?: string;
-  startDate?: string;
-  endDate?: string;
+interface StatsFlags extends DateFlags {
   by: Granularity;
   top?: string;
   chatType?: string[];

@@ -1,19 +1,14 @@
 // `chatflow upsert-history` handlers.
 import type { Context } from '../core/context.js';
-import { dateRange } from '../dates.js';
+import { dateRange, type DateFlags } from '../dates.js';
 import { plural } from '../render/text.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { UPSERT_HISTORY_TABLE } from '../render/views.js';
-import { confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
+import { confirmOrRefuse, eachArgument, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
-interface ListFlags {
+interface ListFlags extends DateFlags, PageFlags {
   order?: 'asc' | 'desc';
-  since?: string;
-  startDate?: string;
-  endDate?: string;
-  page?: string;
-  limit?: string;
 }
 
 export async function list(ctx: Context, chatflowId: string | undefined, opts: ListFlags): Promise<void> {

@@ -6,7 +6,7 @@ import { find, idOf, isId, records, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { VARIABLE_TABLE } from '../render/views.js';
-import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream } from './common.js';
+import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
 interface VariableFlags {
@@ -18,7 +18,7 @@ interface VariableFlags {
   yes?: boolean;
 }
 
-export async function list(ctx: Context, opts: { page?: string; limit?: string }): Promise<void> {
+export async function list(ctx: Context, opts: PageFlags): Promise<void> {
   const client = await ctx.client();
   await printPageOrStream(
     ctx,
