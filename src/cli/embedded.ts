@@ -9,7 +9,7 @@
 //   port, so that the service's work (the database, validation, writing lists) and the CLI's
 //   (reading, parsing, writing files) run side by side on two cores.
 import type { BatchLimits, RequestFn } from '../client/index.js';
-import type { Found } from './local-service.js';
+import { GONE_HEADER, type Found } from './local-service.js';
 import { MAX_INGEST_ITEMS } from '../schema/limits.js';
 
 /** Where the client sends: a loopback URL and its key (a thread), or a function (this process). */
@@ -91,7 +91,11 @@ async function overSocket(socket: string, dbPath: string): Promise<EmbeddedServi
   const send: RequestFn = async (url, options) => {
     if (!gone) {
       try {
-        return await transport.request(url, options);
+        const answer = await transport.request(url, options);
+        if (answer.headers[GONE_HEADER] === undefined) return answer;
+        // Its database file was removed: it did nothing; the file at the path now answers here.
+        await answer.body.dump().catch(() => undefined);
+        gone = true;
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (options.signal?.aborted || typeof code !== 'string' || !(UNSENT.has(code) || LOST.has(code))) throw err;

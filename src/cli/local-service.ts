@@ -19,6 +19,9 @@ import { VERSION } from '../version.js';
 // (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:
 // an import would build their module facades on every start of the CLI, --help included.)
 
+/** The header of a service's refusal: its database file was removed; nothing was done. */
+export const GONE_HEADER = 'x-chatflow-local-service';
+
 /** Idle time after which the service exits, unless CHATFLOW_SERVICE_IDLE (seconds) says. */
 export const DEFAULT_IDLE_SECONDS = 300;
 /**
@@ -82,7 +85,8 @@ export function serviceFiles(dbPath: string, env: NodeJS.ProcessEnv = process.en
   try {
     real = realpathSync(dbPath);
     const st = statSync(real);
-    identity = `${st.dev}:${st.ino}`;
+    // (An inode number is reused at once by a file made after one removed: its birth time differs.)
+    identity = `${st.dev}:${st.ino}:${st.birthtimeMs}`;
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
 // invisible when it works (the same answers, over its socket), harmless when it fails (killed,
 // foreign, another database, two commands at once, lost mid-request), and gone when idle.
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serviceFiles, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
@@ -151,16 +151,26 @@ describe('the local service', { timeout: 60_000 }, () => {
     expect(readdirSync(files.dir).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 
-  it('another database or another version has a service of its own: a replaced file is never answered by the old one', async () => {
+  it('another database or another version has a service of its own: a removed or replaced file is never answered by the old one', async () => {
     const { home, files, pid } = await running();
     expect(files.socket.split('/').pop()).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}\\.sock$`));
     for (const suffix of ['', '-wal', '-shm']) rmSync(dbOf(home) + suffix, { force: true });
+    // The old service, asked at once, refuses untouched: its file is gone.
+    const refused = await new Promise<{ status?: number; gone?: string }>((resolve, reject) =>
+      request({ socketPath: files.socket, path: '/api/v1/variables' }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode, gone: res.headers['x-chatflow-local-service'] as string | undefined });
+      })
+        .on('error', reject)
+        .end(),
+    );
+    expect(refused).toEqual({ status: 503, gone: 'gone' });
 
+    // A new file at the path (its inode number may well be the old one's): only it answers.
+    expect((await runCli(['variables', 'set', 'NEW', '1'], { home })).exitCode).toBe(0);
     const r = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('embedded service in this process');
-    expect(JSON.parse(r.stdout)).toEqual([]);
-    // The old service sees its file gone and exits by itself; the new file gets a new one.
+    expect(names(r.stdout)).toEqual(['NEW']);
     await waitFor(`the old service ${pid} to exit`, () => !alive(pid));
     const renewed = filesOf(home);
     expect(renewed.socket).not.toBe(files.socket);
