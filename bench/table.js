@@ -5,15 +5,20 @@
 //   npm run build && node bench/table.js [--messages 200000,1000000] [--columns 120] [--keep]
 //
 // The data is `chatflow demo --messages N` in a fresh embedded database (each size adds to the
-// one before: demo adds only what is missing). Each list runs twice: on the embedded service (in
-// the CLI's own process, as a new user runs it) and against `chatflow serve` on the same database
-// in a process of its own, where the peak RSS is the CLI's alone (client and output). Each list
-// is a child process with stdout a pipe
+// one before: demo adds only what is missing). Each list runs three ways on the same database:
+// - `in-process`: the embedded service in the CLI's own process (CHATFLOW_NO_SERVICE=1: the first
+//   command of a new user, CI, and wherever no local service may run), the service's memory counted
+//   in the CLI's;
+// - `local service`: the embedded default once a command has started the local service (its
+//   socket): the CLI's peak RSS is its own, the service's is in the last column;
+// - `serve`: against `chatflow serve` in a process of its own (the same, over TCP).
+// Each list is a child process with stdout a pipe
 // read here; CHATFLOW_FORCE_TTY=1 and COLUMNS make it lay the table out for a terminal of that
 // width (colour, fitted columns) without a pager. The floor, `node -e 0`, is measured in the same
-// run: this machine is shared and its speed drifts.
+// run: this machine is shared and its speed drifts. The service's peak is its VmHWM (its whole
+// life so far: both lists of that size, and the sizes before).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,15 +48,31 @@ const dir = mkdtempSync(join(tmpdir(), 'chatflow-table-'));
 const children = new Set();
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
+  if (localPid) process.kill(localPid);
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
 });
 process.on('SIGINT', () => process.exit(130));
 
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATFLOW_') && k !== 'NO_COLOR' && k !== 'PAGER'));
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATFLOW_') && !['NO_COLOR', 'PAGER', 'CI', 'XDG_RUNTIME_DIR'].includes(k)));
 for (const d of ['config', 'data', 'cache']) mkdirSync(join(dir, d), { recursive: true });
 Object.assign(env, { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_CACHE_HOME: join(dir, 'cache') });
 const tty = { ...env, CHATFLOW_FORCE_TTY: '1', COLUMNS: String(COLUMNS) };
 const run = (args, e, opts) => runCli(BIN, args, e, { scratch: dir, children, ...opts });
+
+let localPid;
+
+/** A command's output (the local service's status, its stop). */
+async function runText(args) {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`chatflow ${args.join(' ')} exited ${code}`);
+  return out;
+}
+
+/** Peak RSS of a running process, in MB (VmHWM). */
+const peakMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
 const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const load = loadavg()[0];
@@ -71,6 +92,7 @@ async function serve() {
   });
   return {
     url,
+    pid: child.pid,
     stop() {
       child.kill();
       children.delete(child);
@@ -84,28 +106,40 @@ for (const n of SIZES) {
   process.stdout.write(`demo --messages ${fmt(n)}… `);
   const seeded = await run(['demo', '--messages', String(n), '--no-progress'], env);
   console.log(`${fmt(seeded.ms / 1000, 1)} s`);
-  for (const server of ['embedded', 'serve']) {
+  for (const server of ['in-process', 'local service', 'serve']) {
     const service = server === 'serve' ? await serve() : undefined;
+    const base = server === 'in-process' ? { CHATFLOW_NO_SERVICE: '1' } : service ? { CHATFLOW_URL: service.url } : {};
+    if (server === 'local service') {
+      // demo (a command without CHATFLOW_NO_SERVICE) started it; the lists must go through it.
+      const status = JSON.parse(await runText(['service', 'status', '-o', 'json']));
+      localPid = status.find((s) => s.state === 'running')?.pid;
+      if (!localPid) throw new Error(`no local service running: ${JSON.stringify(status)}`);
+    }
     const measured = {};
     for (const [format, firstLine, e] of [['ndjson', 1, env], ['table', 2, tty]]) {
       process.stdout.write(`  ${server}: messages list -o ${format}… `);
-      const r = await run(['messages', 'list', FLOW, '-o', format], service ? { ...e, CHATFLOW_URL: service.url } : e, { firstLine, countLines: true });
+      const r = await run(['messages', 'list', FLOW, '-o', format], { ...e, ...base }, { firstLine, countLines: true });
       const printed = r.lines - (firstLine - 1);
       if (printed < n) throw new Error(`-o ${format} printed ${printed} rows of ${n}`);
       console.log(`${fmt(r.ms / 1000, 1)} s`);
       measured[format] = r;
     }
+    const servicePid = server === 'serve' ? service.pid : server === 'local service' ? localPid : undefined;
+    const serviceMb = servicePid ? peakMb(servicePid) : undefined;
     service?.stop();
-    rows.push({ n, server, ...measured });
+    rows.push({ n, server, serviceMb, ...measured });
   }
 }
+if (localPid) await runText(['service', 'stop']);
+localPid = undefined;
 
 console.log(`\nmessages list ${FLOW} on SQLite; table at ${COLUMNS} columns (load average ${load.toFixed(1)} at the start)`);
 console.log(`floor: node -e 0 took ${fmt(floor.ms)} ms, ${fmt(floor.rssMb)} MB`);
-console.log('| messages | service | format | first row | total | total / ndjson | peak RSS of the CLI process |');
-console.log('|---:|---|---|---:|---:|---:|---:|');
-for (const { n, server, ndjson, table } of rows) {
+console.log('| messages | service | format | first row | total | total / ndjson | peak RSS of the CLI process | peak RSS of the service process |');
+console.log('|---:|---|---|---:|---:|---:|---:|---:|');
+for (const { n, server, serviceMb, ndjson, table } of rows) {
   for (const [format, r] of [['ndjson', ndjson], ['table', table]]) {
-    console.log(`| ${fmt(n)} | ${server} | ${format} | ${fmt(r.firstMs / 1000, 2)} s | ${fmt(r.ms / 1000, 1)} s | ${fmt(r.ms / ndjson.ms, 2)}× | ${fmt(r.rssMb)} MB |`);
+    const svc = serviceMb === undefined ? '(in the CLI)' : `${fmt(serviceMb)} MB`;
+    console.log(`| ${fmt(n)} | ${server} | ${format} | ${fmt(r.firstMs / 1000, 2)} s | ${fmt(r.ms / 1000, 1)} s | ${fmt(r.ms / ndjson.ms, 2)}× | ${fmt(r.rssMb)} MB | ${svc} |`);
   }
 }
