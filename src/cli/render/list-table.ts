@@ -52,6 +52,10 @@ export const SAMPLE_ROWS = 200;
 export const SAMPLE_MS = 300;
 export const ID_PREFIX = 8;
 const GAP = 2;
+// Room for later ids longer than the sampled ones, taken before free text shares the line: ids
+// that count (`…-m0` to `…-m199` in the sample, `…-m199999` later) grow by a few characters, and
+// a row with a wider id has to give way (as it still does beyond this).
+const ID_HEADROOM = 4;
 // Below these a cell says too little (a role cut to `userMe…`): a less important column is
 // hidden instead. A label no longer than its minimum is never cut.
 const MIN_WIDTH: Record<ColumnKind, number> = { id: ID_PREFIX, date: 0, label: 20, text: 20 };
@@ -158,7 +162,8 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
   // shares what is left, each at most its own width, the narrow ones served first.
   for (const i of ranked) {
     if (!shown.has(i) || cols[i]!.kind === 'text' || extra <= 0) continue;
-    const add = Math.min(extra, full[i]! - widths[i]!);
+    const room = cols[i]!.kind === 'id' && prefix[i] === undefined ? ID_HEADROOM : 0;
+    const add = Math.min(extra, full[i]! + room - widths[i]!);
     widths[i]! += add;
     extra -= add;
   }
@@ -239,22 +244,32 @@ const CUT_MIN = 2;
  * line is back in its columns soon: free text and unused room first, labels last.
  */
 function giveWay(layout: Layout, cellWidths: number[], excess: number, headings: boolean): number[] {
-  const { shown } = layout;
-  const whole = (k: number) => headings || isWhole(layout.kinds[shown[k]!]!);
-  const widths = shown.map((i, k) => (whole(k) ? Math.max(layout.widths[i]!, cellWidths[k]!) : layout.widths[i]!));
-  const first = shown.findIndex((i, k) => whole(k) && cellWidths[k]! > layout.widths[i]!);
-  const order = shown.map((_, k) => k).sort((a, b) => (a > first ? a - first : shown.length + first - a) - (b > first ? b - first : shown.length + first - b));
-  const take = (k: number, floor: number) => {
-    const got = Math.max(0, Math.min(excess, widths[k]! - floor));
-    widths[k]! -= got;
-    excess -= got;
-  };
-  // The nearest cells first: free text down to its minimum, any other cell its unused room (a
-  // cell narrower than its column); then labels down to theirs.
-  for (const k of order) {
-    if (excess > 0) take(k, !whole(k) && layout.kinds[shown[k]!] === 'text' ? CUT_MIN : Math.min(cellWidths[k]!, widths[k]!));
+  const { shown, kinds } = layout;
+  const n = shown.length;
+  const widths = new Array<number>(n);
+  let first = -1;
+  for (let k = 0; k < n; k++) {
+    const w = layout.widths[shown[k]!]!;
+    const whole = headings || isWhole(kinds[shown[k]!]!);
+    widths[k] = whole && cellWidths[k]! > w ? cellWidths[k]! : w;
+    if (first < 0 && whole && cellWidths[k]! > w) first = k;
   }
-  for (const k of order) if (excess > 0 && !whole(k)) take(k, CUT_MIN);
+  // The nearest cells first: after the first wide one, then before it, going away from it.
+  // Free text gives down to its minimum, any other cell its unused room (a cell narrower than
+  // its column); then labels down to theirs.
+  for (let pass = 0; pass < 2 && excess > 0; pass++) {
+    for (let step = 1; step < n && excess > 0; step++) {
+      const k = first + step < n ? first + step : n - 1 - step;
+      if (k < 0) break;
+      const kind = kinds[shown[k]!]!;
+      const cuttable = !headings && !isWhole(kind);
+      if (pass === 1 && !cuttable) continue;
+      const floor = pass === 1 || (cuttable && kind === 'text') ? CUT_MIN : Math.min(cellWidths[k]!, widths[k]!);
+      const got = Math.max(0, Math.min(excess, widths[k]! - floor));
+      widths[k]! -= got;
+      excess -= got;
+    }
+  }
   return widths;
 }
 

@@ -337,6 +337,22 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
   let keys: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   const tty = isTty(out);
+  // Lines are gathered into chunks (a write a line cost more than the line: a million rows, a
+  // million system calls); what a pause of the source leaves gathered goes out at once, so a
+  // slow source's rows are not held back.
+  let gathered = '';
+  let idle: NodeJS.Immediate | undefined;
+  const take = () => {
+    const text = gathered;
+    gathered = '';
+    clearImmediate(idle);
+    idle = undefined;
+    return text;
+  };
+  const writeIdle = () => {
+    idle = undefined;
+    if (gathered && out.writable) out.write(take());
+  };
   return {
     async record(rec) {
       if (!writer) {
@@ -362,12 +378,14 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
       const text = writer.add(keys.map((k) => getPath(rec, k)));
       if (text === '') return;
       clearTimeout(timer);
-      await put(out, text);
+      gathered += text;
+      if (gathered.length >= CHUNK) await put(out, take());
+      else idle ??= setImmediate(writeIdle);
     },
     async end() {
       clearTimeout(timer);
       if (!writer) return;
-      const rest = writer.flush();
+      const rest = take() + writer.flush();
       if (rest) await put(out, rest);
       const note = writer.note();
       if (tty && note) opts.onNote?.(note);
