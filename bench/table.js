@@ -10,13 +10,13 @@
 //   command of a new user, CI, and wherever no local service may run), the service's memory counted
 //   in the CLI's;
 // - `local service`: the embedded default once a command has started the local service (its
-//   socket): the CLI's peak RSS is its own, the service's is in the last column;
+//   socket): the CLI's peak RSS is its own, the service's (started for these two lists) is in the
+//   last column;
 // - `serve`: against `chatflow serve` in a process of its own (the same, over TCP).
 // Each list is a child process with stdout a pipe
 // read here; CHATFLOW_FORCE_TTY=1 and COLUMNS make it lay the table out for a terminal of that
 // width (colour, fitted columns) without a pager. The floor, `node -e 0`, is measured in the same
-// run: this machine is shared and its speed drifts. The service's peak is its VmHWM (its whole
-// life so far: both lists of that size, and the sizes before).
+// run: this machine is shared and its speed drifts. A service's peak is its VmHWM over both lists.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -110,10 +110,15 @@ for (const n of SIZES) {
     const service = server === 'serve' ? await serve() : undefined;
     const base = server === 'in-process' ? { CHATFLOW_NO_SERVICE: '1' } : service ? { CHATFLOW_URL: service.url } : {};
     if (server === 'local service') {
-      // demo (a command without CHATFLOW_NO_SERVICE) started it; the lists must go through it.
-      const status = JSON.parse(await runText(['service', 'status', '-o', 'json']));
-      localPid = status.find((s) => s.state === 'running')?.pid;
-      if (!localPid) throw new Error(`no local service running: ${JSON.stringify(status)}`);
+      // A service of its own for these lists (demo's ingest is not in its peak): the one demo
+      // started is stopped, and the next command starts another, in the background.
+      await runText(['service', 'stop']);
+      await runText(['variables', 'list', '-q']);
+      for (let tries = 0; !localPid && tries < 100; tries++) {
+        localPid = JSON.parse(await runText(['service', 'status', '-o', 'json'])).find((s) => s.state === 'running')?.pid;
+        if (!localPid) await new Promise((r) => setTimeout(r, 200));
+      }
+      if (!localPid) throw new Error('no local service started');
     }
     const measured = {};
     for (const [format, firstLine, e] of [['ndjson', 1, env], ['table', 2, tty]]) {
@@ -127,11 +132,13 @@ for (const n of SIZES) {
     const servicePid = server === 'serve' ? service.pid : server === 'local service' ? localPid : undefined;
     const serviceMb = servicePid ? peakMb(servicePid) : undefined;
     service?.stop();
+    if (server === 'local service') {
+      await runText(['service', 'stop']);
+      localPid = undefined;
+    }
     rows.push({ n, server, serviceMb, ...measured });
   }
 }
-if (localPid) await runText(['service', 'stop']);
-localPid = undefined;
 
 console.log(`\nmessages list ${FLOW} on SQLite; table at ${COLUMNS} columns (load average ${load.toFixed(1)} at the start)`);
 console.log(`floor: node -e 0 took ${fmt(floor.ms)} ms, ${fmt(floor.rssMb)} MB`);
