@@ -271,6 +271,11 @@ describe('errors the client makes, in the words of the command', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"details": nope');
       }
+      if (req.url?.startsWith('/api/v1/upsert-history')) {
+        // An older service of ours without the route: its message names the route.
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ statusCode: 404, success: false, message: `no route ${req.method} ${req.url}` }));
+      }
       // No chatflow names here (a server without them): the argument is taken as the id.
       res.writeHead(req.url?.startsWith('/api/v1/chatflows') ? 404 : 500);
       res.end();
@@ -289,10 +294,13 @@ describe('errors the client makes, in the words of the command', () => {
       const failed = await run(['feedback', 'list', 'flow-x']);
       expect(failed.exitCode).toBe(1);
       expect(failed.stderr).toBe('chatflow: feedback list: the server failed reading feedback (HTTP 500)\n');
+      const noRoute = await run(['upsert-history', 'list']);
+      expect(noRoute.exitCode).toBe(3);
+      expect(noRoute.stderr).toBe('chatflow: upsert-history list: not found (HTTP 404) when reading upsert history\n');
       const forbidden = await runCli(['assistants', 'list'], { home, url: fx.url, env: { CHATFLOW_API_KEY: fx.readOnlyKey } });
       expect(forbidden.exitCode).toBe(4);
       expect(forbidden.stderr).toBe('chatflow: assistants list: forbidden: the API key may not read assistants\n');
-      for (const r of [slow, unreadable, failed, forbidden]) expect(r.stderr).not.toMatch(/\b(GET|POST|PUT|DELETE) \/|\/api\/v1/);
+      for (const r of [slow, unreadable, failed, noRoute, forbidden]) expect(r.stderr).not.toMatch(/\b(GET|POST|PUT|DELETE) \/|\/api\/v1/);
       // `chatflow api` is the one command where the user typed the route: it stays.
       const raw = await run(['api', 'GET', '/variables']);
       expect(raw.exitCode).toBe(5);

@@ -99,7 +99,8 @@ const seconds = (ms: number) => (ms >= 1000 ? `${+(ms / 1000).toFixed(1)}s` : `$
 
 /** Routes a server may advise in its words, and the command that does it. */
 const ROUTE_COMMANDS: [RegExp, string][] = [[/\bPUT \/feedback\/([^\s:;,]+)/g, "'chatflow feedback update $1'"]];
-const ROUTE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) \/\S*/;
+/** A route in a server's message: `no route GET /api/v1/x`, `POST is not allowed on /api/v1/x`. */
+const ROUTE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) \/\S*|\/api\/v1\b/;
 
 /**
  * A server's refusal in the words the user typed: a field it names (`startDate must be…`,
@@ -152,7 +153,8 @@ function clientWords(err: ChatflowError, words: ErrorWords): { text: string; sco
   const status = err.status ?? 0;
   if (status === 401) return { text: `${err.message} (${KEY_ADVICE})`, scoped: false };
   if (status === 403) {
-    const said = err.serverMessage && err.serverMessage.toLowerCase() !== 'forbidden' ? `: ${err.serverMessage}` : '';
+    const told = err.serverMessage;
+    const said = told && told.toLowerCase() !== 'forbidden' && !ROUTE.test(told) ? `: ${told}` : '';
     const what = err.operation ? `${err.operation} ${err.resource}` : 'do this';
     return { text: `forbidden: the API key may not ${what}${refusalInUserWords(said, words.flagOf)}`, scoped: true };
   }
