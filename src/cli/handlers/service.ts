@@ -3,6 +3,7 @@ import { defaultDbPath } from '../../server/default-db.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { listServices, serviceDir, serviceFiles, stopService } from '../local-service.js';
+import { SERVICE_TABLE } from '../render/views.js';
 
 export async function status(ctx: Context): Promise<void> {
   const services = await listServices();
@@ -17,7 +18,7 @@ export async function status(ctx: Context): Promise<void> {
     started: s.started,
     socket: s.socket,
   }));
-  await ctx.printList(rows, `local services (in ${serviceDir()})`, ['pid', 'state', 'current', 'version', 'database', 'idleSeconds', 'started']);
+  await ctx.printList(rows, `local services (in ${serviceDir()})`, SERVICE_TABLE);
 }
 
 export async function stop(ctx: Context, opts: { all?: boolean }): Promise<void> {

@@ -80,3 +80,17 @@ export const UPSERT_HISTORY_TABLE: ListView = {
   ],
   priority: ['date', 'chatflowid', 'result', 'id'],
 };
+
+/** `chatflow service status`: which service, of which database; the rest goes first when narrow. */
+export const SERVICE_TABLE: ListView = {
+  columns: [
+    { key: 'pid', kind: 'id' },
+    { key: 'state', kind: 'label' },
+    { key: 'current', kind: 'label', cell: (v) => (v ? 'yes' : '') },
+    { key: 'database', kind: 'id' },
+    { key: 'version', kind: 'label' },
+    { key: 'idleSeconds', kind: 'label', header: 'idle s' },
+    { key: 'started', kind: 'date' },
+  ],
+  priority: ['pid', 'database', 'state', 'current', 'version', 'started', 'idleSeconds'],
+};
