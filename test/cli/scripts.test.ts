@@ -346,6 +346,17 @@ describe('one identity: ids kept by sync, names kept unique by import', () => {
     expect((await assistants(other)).find((x) => x.details?.name === 'keep-id-assistant')?.id).toBe(a.id);
   });
 
+  it('onto Flowise, which makes its own ids, sync still creates (under a new id)', async () => {
+    const home = createHome();
+    const v = await addVariable('TO_FLOWISE', 'y');
+    const r = await runCli(['variables', 'sync', '--from', server.url, '--to', fx.url, '--to-api-key', fx.apiKey, '--yes', '-o', 'json'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const got = await runCli(['vars', 'get', 'TO_FLOWISE', '-o', 'json'], { home, url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } });
+    expect(got.exitCode, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ name: 'TO_FLOWISE', value: 'y' });
+    expect(JSON.parse(got.stdout).id).not.toBe(v.id);
+  });
+
   it('an import skips an assistant whose details.name the target has under another id, and says so', async () => {
     const home = createHome();
     const theirs = await addAssistant('clash-assistant', other);
