@@ -13,7 +13,7 @@
 // of its own each run, no database yet (it creates the file and the schema, answers in its own
 // process and starts the service in the background, whose start-up shares the machine).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -37,6 +37,11 @@ for (let tries = 0; ; tries++) {
 }
 
 let fresh = 0;
+async function serviceUp(runDir) {
+  for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+    if (existsSync(runDir) && readdirSync(runDir).some((n) => n.endsWith('.json'))) return;
+  }
+}
 const target = 2.5;
 const cases = [
   { name: 'node -e 0 (floor)', args: ['-e', '0'] },
@@ -49,6 +54,9 @@ const cases = [
     args: [BIN, 'variables', 'list', '-o', 'json'],
     target,
     env: () => homeEnv(join(dir, `fresh-${fresh++}`)),
+    // The service this first command started finishes starting before the next case runs: its
+    // start-up is this command's cost, not the next one's.
+    after: () => serviceUp(join(dir, `fresh-${fresh - 1}`, 'cache', 'chatflow', 'run')),
   },
 ];
 try {

@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
- * `cases`: [{ name, args (for node), target? (× floor), env? () => extra environment for one run }],
+ * `cases`: [{ name, args (for node), target? (× floor), env? () => extra environment for one run,
+ * after? () => a promise awaited after a run, untimed (what the run left in the background) }],
  * the floor first. Prints a table under `title`; answers each case's median in ms.
  */
 export async function alternate(title, cases, { runs, env }) {
@@ -19,6 +20,7 @@ export async function alternate(title, cases, { runs, env }) {
       const started = performance.now();
       await run(process.execPath, c.args, { env: runEnv });
       times[i].push(performance.now() - started);
+      await c.after?.();
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
