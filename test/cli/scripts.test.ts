@@ -313,6 +313,36 @@ describe('errors the client makes, in the words of the command', () => {
   });
 });
 
+describe('connections that fail say what to do', () => {
+  it('an unknown host: check --url; a certificate not trusted: NODE_EXTRA_CA_CERTS, which then works', async () => {
+    const { readFileSync } = await import('node:fs');
+    const https = await import('node:https');
+    const { fileURLToPath } = await import('node:url');
+    const tls = new URL('../helpers/tls/', import.meta.url);
+    const secure = https.createServer({ cert: readFileSync(new URL('cert.pem', tls)), key: readFileSync(new URL('key.pem', tls)) }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
+    try {
+      const home = createHome();
+      const host = await runCli(['vars', 'ls', '--timeout', '5'], { home, url: 'http://no-such-host.invalid:3000' });
+      expect(host.exitCode).toBe(5);
+      expect(host.stderr).toBe('chatflow: variables list: cannot reach http://no-such-host.invalid:3000 (host not found): check the host name in --url\n');
+      const untrusted = await runCli(['vars', 'ls'], { home, url });
+      expect(untrusted.exitCode).toBe(5);
+      expect(untrusted.stderr).toMatch(/^chatflow: variables list: cannot reach https:\/\/127\.0\.0\.1:\d+ \(.*self-signed certificate\): trust its CA with NODE_EXTRA_CA_CERTS=<ca\.pem>\n$/);
+      const trusted = await runCli(['vars', 'ls', '-o', 'json'], { home, url, env: { NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('cert.pem', tls)) } });
+      expect(trusted.exitCode, trusted.stderr).toBe(0);
+      expect(JSON.parse(trusted.stdout)).toEqual([]);
+    } finally {
+      secure.closeAllConnections();
+      await new Promise((resolve) => secure.close(resolve));
+    }
+  });
+});
+
 describe('one identity for variables: by name', () => {
   it('after a sync, an import of the same data makes no duplicates, and vars set still works', async () => {
     const home = createHome();

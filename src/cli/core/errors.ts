@@ -90,6 +90,16 @@ export interface ErrorWords {
   raw?: boolean;
 }
 
+/** What to do about a connection that failed, by its code. */
+function networkAdvice(code: string | undefined): string | undefined {
+  if (code === 'ECONNREFUSED') return START_ADVICE;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'check the host name in --url';
+  // A certificate no CA this process trusts has signed (a private CA, a self-signed one).
+  if (code && /SELF_SIGNED|UNABLE_TO_(?:VERIFY|GET_ISSUER)/.test(code)) return 'trust its CA with NODE_EXTRA_CA_CERTS=<ca.pem>';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate names another host: check the host name in --url';
+  return undefined;
+}
+
 const GERUND: Record<Operation, string> = { read: 'reading', create: 'creating', update: 'updating', delete: 'deleting', import: 'importing' };
 
 /** `reading variables`: the call, in words (no route). */
@@ -139,7 +149,8 @@ function clientWords(err: ChatflowError, words: ErrorWords): { text: string; sco
       const why = err.code && err.reason !== err.code ? ` (${err.code})` : '';
       if (err.midway) return { text: `lost the connection to ${server} while ${doing(err)}${why}`, scoped: true };
       const text = `cannot reach ${server} (${err.reason ?? 'unknown error'})`;
-      return { text: err.code === 'ECONNREFUSED' ? `${text}: ${START_ADVICE}` : text, scoped: true };
+      const advice = networkAdvice(err.code);
+      return { text: advice ? `${text}: ${advice}` : text, scoped: true };
     }
     case 'invalid-response':
       return { text: `the server's answer to ${doing(err)} ${err.reason ?? 'cannot be read'}`, scoped: true };
