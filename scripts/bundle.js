@@ -144,6 +144,15 @@ const results = await Promise.all([
     plugins: [plugin(false)],
   }),
 ]);
+// main.cjs's dynamic imports go through bin/chatflow.js's `_cfImp` (a name as long as `import`, so
+// the source map's columns still hold): on Node 20 the bundle runs as a vm.Script with a V8 code
+// cache, and a script restored from a cache cannot import() by itself.
+const mainFile = new URL('../dist/bundle/main.cjs', import.meta.url);
+const mainCode = readFileSync(mainFile, 'utf8');
+const imports = mainCode.match(/\bimport\((?=["'])/g)?.length ?? 0;
+if (imports === 0 || /\bimport\((?!["'])/.test(mainCode)) throw new Error('main.cjs: expected only import("literal") calls to rewrite');
+writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
+
 if (process.env.CHATFLOW_BUNDLE_META) {
   writeFileSync(process.env.CHATFLOW_BUNDLE_META, JSON.stringify({ outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) }));
 }

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { UsageError } from './core/errors.js';
-import { FORMATS, isFormat, type Format } from './render/records.js';
+import { FORMATS, isFormat, type Format } from './render/formats.js';
 
 export interface Profile {
   url?: string;

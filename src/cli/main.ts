@@ -1,15 +1,11 @@
 // Entry point: parse, run, and answer the exit code. A command's own failures are printed by its
 // Output (core/tree.ts); what fails to parse is commander's usage error, exit 2.
-import { CommanderError, type Command } from 'commander';
+import { CommanderError, type Command, type OutputConfiguration } from 'commander';
 import { EXIT } from './core/errors.js';
+import { stdoutMayBeTerminal, writeOut } from './core/stdout.js';
 import { buildProgram } from './program.js';
 
 export async function main(argv = process.argv): Promise<number> {
-  // A reader that stops early (`| head`) is not an error: stop quietly, as cat and grep do.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(EXIT.ok);
-    throw err;
-  });
   let code: number = EXIT.ok;
   const program = buildProgram({
     done: (c) => {
@@ -20,9 +16,20 @@ export async function main(argv = process.argv): Promise<number> {
   // Commander copies these settings to a subcommand when it is created: set them on the commands
   // built already (a group's subcommands, built later, inherit them), or a subcommand's usage
   // error exits 1 by itself.
+  // Help goes out through writeOut; process.stdout is asked about width and colour only when
+  // stdout may be a terminal (or colour is forced), not made for a pipe.
+  const base = program.configureOutput() as Required<OutputConfiguration>;
+  const env = process.env;
+  const output: OutputConfiguration = {
+    outputError: (text, write) => write(text),
+    writeOut,
+    // (80: the width commander gives a stream that is not a terminal.)
+    getOutHelpWidth: () => (stdoutMayBeTerminal() ? base.getOutHelpWidth() : 80),
+    getOutHasColors: () => (stdoutMayBeTerminal() || env.FORCE_COLOR !== undefined || env.CLICOLOR_FORCE !== undefined ? base.getOutHasColors() : false),
+  };
   const override = (cmd: Command): void => {
     cmd.exitOverride();
-    cmd.configureOutput({ outputError: (text, write) => write(text) });
+    cmd.configureOutput(output);
     cmd.commands.forEach(override);
   };
   override(program);

@@ -1,7 +1,7 @@
 // Flags many commands share. Program-level flags are positional (given before the subcommand),
 // so each command that talks to a server also carries them itself: `chatflow variables list -o
 // json --url …` reads naturally, and `serve --api-key` can mean the keys it accepts.
-import { FORMATS } from '../render/records.js';
+import { FORMATS } from '../render/formats.js';
 import type { FlagDef } from './command.js';
 import { CHATFLOW, choices, INPUT_FILE, PROFILES } from './values.js';
 

@@ -9,6 +9,7 @@ import type { ErrorWords } from './errors.js';
 import { Context, type GlobalFlags } from './context.js';
 import { printError, Output } from './output.js';
 import { checkPath } from './paths.js';
+import { quietOnEpipe } from './stdout.js';
 import type { ValueSet } from './values.js';
 
 /**
@@ -84,6 +85,7 @@ async function profileOutput(flags: GlobalFlags): Promise<string | undefined> {
 }
 
 export async function run(def: CommandDef, cmd: Command, args: unknown[], valueSets: WeakMap<Option | Argument, ValueSet>): Promise<number> {
+  quietOnEpipe();
   const flags = mergedOptions(cmd) as GlobalFlags & Record<string, unknown>;
   setPromptDefaults({ input: flags.input !== false });
   const prints = cmd.options.some((o) => o.long === '--output');

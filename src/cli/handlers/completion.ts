@@ -5,6 +5,7 @@ import type { Shell } from '../commands/completion.js';
 import { complete, formatCandidates } from '../completion/complete.js';
 import { spawnRefresher } from '../completion/refresher.js';
 import type { Context } from '../core/context.js';
+import { writeOut } from '../core/stdout.js';
 
 /** The script for a shell, from completions/ at the package root (this runs in dist/bundle/main.cjs). */
 function completionScript(shell: Shell): Promise<string> {
@@ -24,8 +25,7 @@ export async function candidates(program: Command, words: string[] | undefined, 
   } catch {
     out = '';
   }
-  process.stdout.on('error', () => process.exit(0));
-  if (out) await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
+  if (out) writeOut(out);
   // Do not wait for a server that did not answer, or an embedded service still starting.
   process.exit(0);
 }

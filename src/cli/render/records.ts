@@ -6,10 +6,10 @@ import { ensureColor, isStdoutTty, stdoutColor, stdoutColumns } from '../color.j
 import { UsageError } from '../core/errors.js';
 import { timeZone, type Zone } from '../dates.js';
 import { cellText, columnFor, SAMPLE_MS, tableWriter, type ListView, type TableWriter } from './list-table.js';
+import { FORMATS, isFormat, type Format } from './formats.js';
 import { displayWidth } from './text.js';
 
-export const FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
-export type Format = (typeof FORMATS)[number];
+export { FORMATS, isFormat, type Format };
 
 export type Rec = Record<string, unknown>;
 export type RecordSource = AsyncIterable<Rec> | Iterable<Rec>;
@@ -37,10 +37,6 @@ export interface WriteOptions {
   signal?: AbortSignal;
   /** Told the note for under a table laid out for a terminal (the zone, shortened ids, hidden columns). */
   onNote?: (note: string) => void;
-}
-
-export function isFormat(value: unknown): value is Format {
-  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
 }
 
 function checkFormat(value: string, what: string): Format {
