@@ -16,7 +16,7 @@
 //   their hundreds of modules. The database drivers (native code, found by path) and conf stay
 //   in node_modules.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -68,6 +68,16 @@ const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
 
+const requireHere = createRequire(import.meta.url);
+/** A builtin's exports (as this Node has them) as getters that require it on first use. */
+function lazyBuiltin(name) {
+  const keys = Object.keys(requireHere(name));
+  return [
+    `let loaded; const load = () => (loaded ??= require(${JSON.stringify(name)}));`,
+    `for (const key of ${JSON.stringify(keys)}) Object.defineProperty(exports, key, { enumerable: true, get: () => load()[key] });`,
+  ].join('\n');
+}
+
 /** `redirect`: send our code's imports of the lazy parts to their files. */
 const plugin = (redirect) => ({
   name: 'chatflow',
@@ -82,6 +92,8 @@ const plugin = (redirect) => ({
     b.onResolve({ filter: /^lazy:/ }, (args) => ({ path: args.path.slice(5), namespace: 'lazy' }));
     // Node's builtins are required, not imported: an ES module import of a builtin builds its
     // facade, which reads every export (node:fs's streams, node:process's stdin, ...) at start.
+    // And required when first used: each export is a getter (node:fs/promises, which loads
+    // readline, costs nothing to a command that never reads a file through it).
     b.onResolve({ filter: BUILTIN }, (args) => {
       if (args.kind === 'require-call') {
         // commander requires child_process for executable subcommands, which we do not use.
@@ -92,7 +104,7 @@ const plugin = (redirect) => ({
       return { path: args.path, namespace: 'builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents: args.path.replace(/^node:/, '') === 'process' ? 'module.exports = process;' : `module.exports = require(${JSON.stringify(args.path)});`,
+      contents: args.path.replace(/^node:/, '') === 'process' ? 'module.exports = process;' : lazyBuiltin(args.path),
       loader: 'js',
     }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
@@ -132,8 +144,8 @@ const results = await Promise.all([
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     // import.meta.url (files found beside the bundle: the worker, completions/) as CommonJS knows it.
-    banner: { js: 'const __chatflowUrl = require("node:url").pathToFileURL(__filename).href;' },
-    define: { 'import.meta.url': '__chatflowUrl' },
+    banner: { js: 'const __chatflowMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+    define: { 'import.meta.url': '__chatflowMeta.url' },
     plugins: [plugin(true)],
   }),
   build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
