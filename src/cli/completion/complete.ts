@@ -5,7 +5,7 @@
 // `:files` asks the shell to complete file names. Live ids: see live.ts; any failure answers
 // nothing, and nothing on stderr.
 import type { Argument, Command, Option } from 'commander';
-import { expandAll, valueSetOf } from '../core/tree.js';
+import { expand, valueSetOf } from '../core/tree.js';
 import type { Candidate, LiveKind, ValueSet } from '../core/values.js';
 import { liveValues, savedProfiles, type LiveControl } from './live.js';
 import { findOption, firstLine, repeatable, takesValue, walk, type ConnectionFlags, type Walk } from './walk.js';
@@ -88,10 +88,11 @@ function matching(cands: Candidate[], prefix: string): Candidate[] {
  * being completed, possibly empty), filtered by what it already holds.
  */
 export async function complete(program: Command, words: string[], opts: CompleteOptions = {}): Promise<Candidate[]> {
-  expandAll(program);
   const done = words.slice(0, -1);
   const cur = words.at(-1) ?? '';
+  // Only the groups walked into are built (walk.ts), and the one the words end in.
   const w = walk(program, done);
+  expand(w.cmd);
 
   if (w.pending) return matching(await optionValues(w.pending, w, opts), cur);
 

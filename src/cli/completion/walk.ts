@@ -1,6 +1,7 @@
 // The argv walker of completion: which command the words reach, its operands and options so far,
 // the option whose value comes next, and the connection flags given (live ids follow them).
 import type { Command, Option } from 'commander';
+import { expand } from '../core/tree.js';
 
 export interface ConnectionFlags {
   url?: string;
@@ -34,11 +35,15 @@ export function findOption(cmd: Command, flag: string): Option | undefined {
 }
 
 export function findCommand(cmd: Command, name: string): Command | undefined {
+  expand(cmd);
   return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
 }
 
 /** The implicit `help [command]` of a command with subcommands (unless it has its own `help`). */
-const hasHelpCommand = (cmd: Command) => cmd.commands.length > 0 && !findCommand(cmd, 'help');
+const hasHelpCommand = (cmd: Command) => {
+  expand(cmd);
+  return cmd.commands.length > 0 && !findCommand(cmd, 'help');
+};
 
 function setValue(w: Walk, o: Option, value: string): void {
   if (o.long === '--url') w.conn.url = value;

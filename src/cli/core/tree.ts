@@ -44,17 +44,11 @@ function argument(def: ArgDef): Argument {
 /** Groups whose subcommands are not built yet, and what builds them. */
 const unbuilt = new WeakMap<Command, () => void>();
 
-/** Builds a group's subcommands if they are not built yet. */
-function expand(cmd: Command): void {
+/** Builds a group's subcommands if they are not built yet (completion builds those it walks into). */
+export function expand(cmd: Command): void {
   const build = unbuilt.get(cmd);
   unbuilt.delete(cmd);
   build?.();
-}
-
-/** Builds every group's subcommands (completion walks the whole tree). */
-export function expandAll(cmd: Command): void {
-  expand(cmd);
-  cmd.commands.forEach(expandAll);
 }
 
 function add(parent: Command, def: CommandDef, done: (code: number) => void, lazy: boolean): void {
