@@ -62,7 +62,8 @@ const cases = [
 try {
   await alternate('Embedded default', cases, { runs: RUNS, env });
 } finally {
-  await run(process.execPath, [BIN, 'service', 'stop'], { env }).catch(() => undefined);
-  // (The services of the fresh homes see their sockets gone with the directory, and exit.)
+  // Every service this bench started: the demo home's and each fresh home's.
+  const homes = [env, ...Array.from({ length: fresh }, (_, i) => ({ ...env, ...homeEnv(join(dir, `fresh-${i}`)) }))];
+  await Promise.all(homes.map((e) => run(process.execPath, [BIN, 'service', 'stop'], { env: e }).catch(() => undefined)));
   rmSync(dir, { recursive: true, force: true });
 }
