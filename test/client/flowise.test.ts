@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ChatflowError, createClient, type ChatflowClient } from '../../src/client/index.js';
 import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { asReported } from '../helpers/exit.js';
+import { startConnectProxy, type ConnectProxy } from '../helpers/proxy.js';
 
 let fx: FlowiseFixture;
 let client: ChatflowClient;
@@ -326,34 +327,18 @@ describe('network', () => {
   });
 
   describe('through HTTP_PROXY', () => {
-    let proxy: http.Server;
-    let tunnels: string[];
+    let proxy: ConnectProxy;
     const saved = { ...process.env };
     beforeAll(async () => {
-      tunnels = [];
-      proxy = http.createServer((_req, res) => res.writeHead(502).end());
-      proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-        tunnels.push(req.url ?? '');
-        const [host, port] = (req.url ?? '').split(':');
-        const upstream = net.connect(Number(port), host, () => {
-          socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          upstream.write(head);
-          upstream.pipe(socket);
-          socket.pipe(upstream);
-        });
-        upstream.on('error', () => socket.destroy());
-        socket.on('error', () => upstream.destroy());
-      });
-      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      proxy = await startConnectProxy();
     });
     afterAll(async () => {
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
       process.env = saved;
     });
 
     it('is honoured, and NO_PROXY bypasses it', async () => {
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const { url: proxyUrl, tunnels } = proxy;
       for (const k of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) delete process.env[k];
       process.env.HTTP_PROXY = proxyUrl;
       expect(await make().version()).toEqual({ version: '3.1.2' });

@@ -9,10 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STACK_LINE, closedPort, runCli } from '../helpers/cli.js';
+import { startConnectProxy } from '../helpers/proxy.js';
 
 const VARIABLE = { id: '0e8b1a64-7b5a-4f5e-9d5e-2a7f6f1d9c11', name: 'NET', value: 'v', type: 'static', createdDate: '2026-01-01T00:00:00.000Z', updatedDate: '2026-01-01T00:00:00.000Z' };
 
@@ -230,22 +231,8 @@ describe('how a request gets there', () => {
 
   it('HTTP_PROXY: the request goes through the proxy (a CONNECT tunnel); NO_PROXY bypasses it', async () => {
     behaviour = ok;
-    const tunnels: string[] = [];
-    const proxy = createServer((_req, res) => res.writeHead(502).end());
-    proxy.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startConnectProxy();
+    const { url: proxyUrl, tunnels } = proxy;
     try {
       const via = await runCli([...LIST, '--timeout', '5'], { url, env: { HTTP_PROXY: proxyUrl } });
       expect(via.exitCode, via.stderr).toBe(0);
@@ -255,8 +242,7 @@ describe('how a request gets there', () => {
       expect(direct.exitCode, direct.stderr).toBe(0);
       expect(tunnels).toHaveLength(1);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 });
