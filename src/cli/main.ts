@@ -1,5 +1,6 @@
 // Entry point: parse, run, and answer the exit code. A command's own failures are printed by its
-// Output (core/tree.ts); what fails to parse is commander's usage error, exit 2.
+// Output (core/tree.ts); what fails to parse is commander's usage error, printed here in the CLI's
+// words (core/usage.ts), exit 2.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
 import { EXIT } from './core/errors.js';
 import { stdoutMayBeTerminal, writeOut } from './core/stdout.js';
@@ -21,7 +22,8 @@ export async function main(argv = process.argv): Promise<number> {
   const base = program.configureOutput() as Required<OutputConfiguration>;
   const env = process.env;
   const output: OutputConfiguration = {
-    outputError: (text, write) => write(text),
+    // Printed below, once the error says what failed (commander's own line names no command).
+    outputError: () => undefined,
     writeOut,
     // (80: the width commander gives a stream that is not a terminal.)
     getOutHelpWidth: () => (stdoutMayBeTerminal() ? base.getOutHelpWidth() : 80),
@@ -40,6 +42,10 @@ export async function main(argv = process.argv): Promise<number> {
     if (err instanceof CommanderError) {
       // --help and --version "fail" with exit 0; every other commander error is a usage error.
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+      // `chatflow <group>` alone: commander printed the group's help, to stderr.
+      if (err.code === 'commander.help') return EXIT.usage;
+      const { usageLine } = await import('./core/usage.js');
+      process.stderr.write(`chatflow: ${usageLine(program, argv.slice(2), err.message)}\n`);
       return EXIT.usage;
     }
     // Handlers' failures are printed by their run; anything reaching here is ours.

@@ -73,14 +73,22 @@ describe('exit codes', () => {
     expect(still.body.map((v: { id: string }) => v.id)).toContain(variableId);
   });
 
-  it('2: a usage error of a subcommand (unknown option, bad choice)', async () => {
-    const results = await Promise.all([cli(['variables', 'list', '--bogus']), cli(['variables', 'list', '-o', 'xml'])]);
-    for (const r of results) {
+  it('2: a usage error, in one line naming the command, the flag as typed and what to do', async () => {
+    const cases: [string[], string][] = [
+      [['variables', 'list', '--bogus'], 'chatflow: variables list: unknown flag --bogus; see chatflow variables list --help'],
+      [['variables', 'list', '--limt', '3'], 'chatflow: variables list: unknown flag --limt; did you mean --limit? (chatflow variables list --help)'],
+      [['variables', 'lst'], 'chatflow: variables: unknown command lst; did you mean list or ls? (chatflow variables --help)'],
+      [['variables', 'list', '-o', 'xml'], 'chatflow: variables list: -o/--output xml: expected one of table, wide, json, ndjson, csv, yaml; see chatflow variables list --help'],
+      [['variables', 'list', '--limit'], 'chatflow: variables list: --limit needs a value; see chatflow variables list --help'],
+      [['messages', 'list'], 'chatflow: messages list: missing <chatflowId>; see chatflow messages list --help'],
+      [['--url', 'http://127.0.0.1:9', 'variables', 'set', 'A', 'B', 'C'], 'chatflow: variables set: 3 arguments given, at most 2 expected (quote a value with spaces); see chatflow variables set --help'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(args)));
+    results.forEach((r, i) => {
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).not.toMatch(STACK_LINE);
-    }
-    expect(results[0]!.stderr).toMatch(/unknown option '--bogus'/);
-    expect(results[1]!.stderr).toMatch(/'xml' is invalid/);
+      expect(r.stderr.trimEnd()).toBe(cases[i]![1]);
+    });
   });
 
   it('2: the server rejects the request as invalid (422)', async () => {

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { validateUrl } from '../config.js';
 import type { Candidate, LiveKind } from '../core/values.js';
-import type { ConnectionFlags } from './walk.js';
+import type { ConnectionFlags } from '../core/walk.js';
 
 /** How long a cached list is used. */
 export const CACHE_TTL_MS = 60_000;

@@ -8,7 +8,7 @@ import type { Argument, Command, Option } from 'commander';
 import { expand, valueSetOf } from '../core/tree.js';
 import type { Candidate, LiveKind, ValueSet } from '../core/values.js';
 import { liveValues, savedProfiles, type LiveControl } from './live.js';
-import { findOption, firstLine, repeatable, takesValue, walk, type ConnectionFlags, type Walk } from './walk.js';
+import { findOption, firstLine, repeatable, takesValue, walk, type ConnectionFlags, type Walk } from '../core/walk.js';
 
 export type { Candidate };
 

@@ -7,7 +7,7 @@ import { openSession, resolveConnection, type Session } from '../core/connection
 import type { Candidate, LiveKind } from '../core/values.js';
 import { CACHE_TTL_MS, cacheFile, mtimeOf, readCache, serverKey, writeCache } from './cache.js';
 import { REFRESH_DEADLINE_MS, startRefresher, waitForCache } from './refresher.js';
-import type { ConnectionFlags } from './walk.js';
+import type { ConnectionFlags } from '../core/walk.js';
 
 export { CACHE_TTL_MS };
 

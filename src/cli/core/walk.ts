@@ -1,7 +1,7 @@
-// The argv walker of completion: which command the words reach, its operands and options so far,
+// The argv walker (completion's, and usage errors' command path): which command the words reach, its operands and options so far,
 // the option whose value comes next, and the connection flags given (live ids follow them).
 import type { Command, Option } from 'commander';
-import { expand } from '../core/tree.js';
+import { expand } from './tree.js';
 
 export interface ConnectionFlags {
   url?: string;
