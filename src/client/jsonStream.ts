@@ -90,12 +90,16 @@ export async function* parseJsonBatches(
     return undefined;
   };
 
+  // Lines are looked for in each received text itself, the unfinished line before it joined to its
+  // first line only: searching `pending + text` over and over made V8 flatten that joined string
+  // again at each search, a chunk's length for each of its lines (most of the time of a list).
   const lines = function* (text: string, final: boolean): Generator<ListEntry> {
-    pending += text;
     let start = 0;
     let nl: number;
-    while ((nl = pending.indexOf('\n', start)) >= 0) {
-      const got = take(pending.slice(start, nl));
+    while ((nl = text.indexOf('\n', start)) >= 0) {
+      const line = start === 0 ? pending + text.slice(0, nl) : text.slice(start, nl);
+      if (start === 0) pending = '';
+      const got = take(line);
       start = nl + 1;
       if (mode === 'buffer') return;
       if (got) {
@@ -105,7 +109,7 @@ export async function* parseJsonBatches(
         yield got;
       }
     }
-    pending = pending.slice(start);
+    pending = start === 0 ? pending + text : text.slice(start);
     if (final && pending !== '') {
       const got = take(pending);
       pending = '';
