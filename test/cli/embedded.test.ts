@@ -62,6 +62,24 @@ describe('the embedded service', () => {
     expect(defaultFile.stdout).toBe('');
   });
 
+  it('an empty or relative XDG_DATA_HOME is ignored: the database goes under ~/.local/share, not where the command ran', async () => {
+    const home = createHome();
+    const cwd = join(home.dir, 'work');
+    mkdirSync(cwd);
+    for (const XDG_DATA_HOME of ['', 'relative/data']) {
+      const r = await execa(process.execPath, [BIN, 'variables', 'set', 'WHERE', XDG_DATA_HOME || 'empty', '-o', 'json'], {
+        cwd,
+        reject: false,
+        extendEnv: false,
+        env: { ...cliEnv({ home }), XDG_DATA_HOME },
+      });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+    }
+    expect(existsSync(join(home.dir, '.local', 'share', 'chatflow', 'chatflow.db'))).toBe(true);
+    expect(existsSync(join(cwd, 'chatflow'))).toBe(false);
+    expect(existsSync(join(cwd, 'relative'))).toBe(false);
+  });
+
   it('a long list streams in flat memory: 100,000 messages (110 MB) to /dev/null, the process stays far below that', async () => {
     const home = createHome();
     mkdirSync(join(home.dataDir, 'chatflow'));

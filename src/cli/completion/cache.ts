@@ -2,7 +2,7 @@
 // dropped when the config file it depended on changes or a command changes data.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { validateUrl } from '../config.js';
 import type { Candidate, LiveKind } from '../core/values.js';
 import type { ConnectionFlags } from '../core/walk.js';
@@ -10,7 +10,9 @@ import type { ConnectionFlags } from '../core/walk.js';
 /** How long a cached list is used. */
 export const CACHE_TTL_MS = 60_000;
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'chatflow');
+  // (An empty or relative XDG_CACHE_HOME is ignored, as the XDG rule says.)
+  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'chatflow');
 }
 
 export interface CacheEntry {
