@@ -51,6 +51,7 @@ beforeAll(async () => {
     createdDate: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
   }));
   expect((await call('POST', `${server.api}/chatmessage/${IDS}`, named)).status).toBeLessThan(300);
+  expect((await call('POST', `${server.api}/feedback`, { messageId: namedId(1), rating: 'THUMBS_UP' })).status).toBeLessThan(300);
 });
 afterAll(async () => {
   await server?.dispose();
@@ -102,8 +103,18 @@ describe('widths and priorities', () => {
       pty(['messages', 'list', FLOW, '--feedback'], { columns: 60 }),
     ]);
     expect(plain(wide.screen)).toMatch(/▼ down .*Message 1: how do I .*did not answer/);
-    expect(plain(narrow.screen)).toMatch(/^createdDate +rating +content/m);
-    expect(plain(narrow.screen).replace(/\n/g, ' ')).toMatch(/Hidden to fit 60 columns: role, sessionId, comment, id/);
+    // The comment does not fit at 60 columns; the role, ranked below it but narrower, does.
+    expect(plain(narrow.screen)).toMatch(/^createdDate +role +rating +content/m);
+    expect(plain(narrow.screen).replace(/\n/g, ' ')).toMatch(/Hidden to fit 60 columns: sessionId, comment, id/);
+  });
+  it('feedback on a narrow terminal keeps its own id (what feedback update takes) before its message id', async () => {
+    const r = await pty(['feedback', 'list', IDS, '--no-pager'], { columns: 60 });
+    expect(r.exitCode, r.screen).toBe(0);
+    const text = plain(r.screen);
+    // The feedback's own id (a UUID, shown as a prefix) is what `feedback update` takes.
+    expect(text).toMatch(/^id +rating /m);
+    expect(text).toMatch(/^[0-9a-f]{8} +▲ up /m);
+    for (const line of lines(r.screen)) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
   });
 });
 

@@ -151,10 +151,10 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
   // Most important first: the priority list, then any column it leaves out, in display order.
   const byKey = new Map(cols.map((c, i) => [c.key, i]));
   const ranked = [...new Set([...(view.priority ?? []).map((k) => byKey.get(k)).filter((i): i is number => i !== undefined), ...all])];
-  const shown = new Set(all);
-  if (!wide) {
-    for (let r = ranked.length - 1; r > 0 && lineWidth(min, [...shown]) > avail; r--) shown.delete(ranked[r]!);
-  }
+  // The most important columns that fit, in order of importance: a narrow column (an id prefix)
+  // still shows when a wider one ranked above it (a whole id, a comment) does not fit.
+  const shown = new Set(wide ? all : []);
+  if (!wide) for (const i of ranked) if (shown.size === 0 || lineWidth(min, [...shown, i]) <= avail) shown.add(i);
   const order = all.filter((i) => shown.has(i));
   const widths = min.slice();
   let extra = avail - lineWidth(min, order);

@@ -68,7 +68,8 @@ export const FEEDBACK_TABLE: ListView = {
     { key: 'content', kind: 'text' },
     { key: 'createdDate', kind: 'date' },
   ],
-  priority: ['createdDate', 'rating', 'content', 'messageId', 'id', 'chatId'],
+  // The feedback's own id before its message's: it is what `feedback update` takes.
+  priority: ['createdDate', 'rating', 'content', 'id', 'messageId', 'chatId'],
 };
 
 export const UPSERT_HISTORY_TABLE: ListView = {
