@@ -13,29 +13,56 @@ const progress = new WeakMap<FastifyReply, ListingProgress>();
 /** The progress of the list this reply sends (undefined when it sends none). */
 export const listingProgress = (reply: FastifyReply) => progress.get(reply);
 
+/** A chunk of the answer is written once it holds this much: a write per row costs more than the rows. */
+const CHUNK = 16_384;
+const OPEN = Buffer.from('[\n');
+const NEXT = Buffer.from(',\n');
+const CLOSE = Buffer.from('\n]');
+
 async function* jsonLines<R>(
   batches: AsyncIterable<readonly R[]> | Iterable<readonly R[]>,
-  text: (row: R) => string,
+  text: (row: R) => string | Buffer,
   sent: ListingProgress,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   let first = true;
-  let chunk = '[';
+  // Rows given as text are joined into a string; rows given as bytes are gathered and copied
+  // into one buffer (never decoded).
+  let chunk = '';
+  let bytes: Buffer[] = [];
+  let size = 0;
   let pending = 0;
+  const take = (): string | Buffer => {
+    const out = bytes.length > 0 ? Buffer.concat(bytes, size) : chunk;
+    chunk = '';
+    bytes = [];
+    size = 0;
+    return out;
+  };
   for await (const batch of batches) {
     for (const row of batch) {
-      chunk += (first ? '\n' : ',\n') + text(row);
+      const t = text(row);
+      if (typeof t === 'string') {
+        chunk += (first ? '[\n' : ',\n') + t;
+        size = chunk.length;
+      } else {
+        bytes.push(first ? OPEN : NEXT, t);
+        size += 2 + t.length;
+      }
       first = false;
       pending++;
-      // Batch small rows into larger writes; a write per row costs more than the rows themselves.
-      if (chunk.length >= 16_384) {
-        yield chunk;
+      if (size >= CHUNK) {
+        yield take();
         sent.rows += pending;
         pending = 0;
-        chunk = '';
       }
     }
   }
-  yield `${chunk}${first ? ']' : '\n]'}`;
+  if (first) chunk = '[]';
+  else if (bytes.length > 0) {
+    bytes.push(CLOSE);
+    size += CLOSE.length;
+  } else chunk += '\n]';
+  yield take();
   sent.rows += pending;
 }
 
@@ -48,7 +75,7 @@ export async function sendListing(reply: FastifyReply, listing: Listing<unknown>
   if (listing.total !== undefined) reply.header('x-total-count', String(listing.total));
   const sent: ListingProgress = { rows: 0 };
   progress.set(reply, sent);
-  const lines = listing.texts ? jsonLines(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
+  const lines = listing.texts ? jsonLines<string | Buffer>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
   reply.type('application/json; charset=utf-8');
   const first = await lines.next();
   if (first.done) return reply.send('[]');

@@ -2,8 +2,9 @@
 // engine (a page with its total, or every row streamed in keyset batches) and the bulk insert
 // (SQL built once per shape). The SQLite and PostgreSQL stores differ only in how they connect
 // (sqlite.ts, postgres.ts), in the column type of dates (migrations.ts), in how a bulk insert
-// passes its rows (insertSql), in PostgreSQL keeping streamed lists in index order (inIndexOrder),
-// and in the SQL that writes a message as JSON (messages.ts).
+// passes its rows (insertSql), in PostgreSQL keeping streamed lists in index order (inIndexOrder)
+// and reading JSON texts as bytes (CopyRows), and in the SQL that writes a message as JSON
+// (messages.ts).
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { normaliseDateTime } from '../dates.js';
@@ -14,11 +15,20 @@ import type { DateRange, Listing, PageRequest } from './types.js';
 
 /** Rows fetched per round trip when a whole list is streamed. */
 const STREAM_BATCH = 1000;
+/** See inIndexOrder. */
+const SORT_PRICED_OUT = 'set local enable_sort = off';
 /** Ids per `in (…)` list (SQLite allows 32,766 bound values). */
 export const IN_LIST_CHUNK = 500;
 
 /** Runs an insert of one row, its values named `@column`, for each of `rows`; answers the rows inserted. */
 export type BulkInsert = (text: string, rows: readonly object[]) => number;
+
+/**
+ * PostgreSQL: runs `query` (one text column) as COPY … TO STDOUT in its own implicit transaction,
+ * `setting` (a SET LOCAL statement) first, in one round trip, and answers each row's bytes
+ * (postgres.ts).
+ */
+export type CopyRows = (query: CompiledQuery, setting: string) => Promise<Buffer[]>;
 
 // Queries are assembled from column names chosen at run time (sort keys, filters over joined
 // tables), which kysely's static types cannot follow: those builders are typed loosely here.
@@ -75,6 +85,8 @@ export class Engine {
     private readonly reader: Kysely<Database> = db,
     /** SQLite: runs an insert of one row for each of `rows` on the writer's connection (sqlite.ts). */
     private readonly bulk?: BulkInsert,
+    /** PostgreSQL: how a streamed list's JSON texts are read, as bytes (postgres.ts). */
+    private readonly copy?: CopyRows,
   ) {}
 
   /** A listing's query, on the reader. */
@@ -106,30 +118,42 @@ export class Engine {
     }
     type Row = Record<string, unknown>;
     const keyOf = (row: Row): [unknown, unknown] => [row[key], row.id];
-    const run = this.kind === 'postgres' && sort.indexed !== false ? (q: AnySelect) => this.inIndexOrder(q) : (q: AnySelect) => this.read(q);
-    async function* batches(select: (q: AnySelect) => AnySelect, cursorOf: (last: Row) => [unknown, unknown]): AsyncGenerator<Row[]> {
-      let cursor: [unknown, unknown] | undefined;
+    const pg = this.kind === 'postgres';
+    const run = pg && sort.indexed !== false ? (q: AnySelect) => this.inIndexOrder(q) : (q: AnySelect) => this.read(q);
+    // PostgreSQL answers from another process: the next batch is asked for as soon as this one
+    // has come (its key is known), and is computed there while this one is sent.
+    async function* batches<B>(fetch: (q: AnySelect) => Promise<B[]>, cursorOf: (last: B) => [unknown, unknown]): AsyncGenerator<B[]> {
+      const ask = (cursor?: [unknown, unknown]) => {
+        let q = build();
+        if (cursor) q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(cursor[0], cursor[1])));
+        const asked = fetch(q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH));
+        asked.catch(() => {}); // a list abandoned meanwhile never awaits it
+        return asked;
+      };
+      let next = ask();
       for (;;) {
-        let q = select(build());
-        if (cursor) {
-          const after = cursor;
-          q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
-        }
-        const rows = (await run(q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH))) as Row[];
+        const rows = await next;
+        const full = rows.length === STREAM_BATCH;
+        if (full && pg) next = ask(cursorOf(rows[rows.length - 1]!));
         yield rows;
-        if (rows.length < STREAM_BATCH) return;
-        cursor = cursorOf(rows[rows.length - 1]!);
+        if (!full) return;
+        if (!pg) next = ask(cursorOf(rows[rows.length - 1]!));
       }
     }
     async function* rows(): AsyncGenerator<T[]> {
-      for await (const batch of batches((q) => q, keyOf)) yield (batch as R[]).map(map);
+      for await (const batch of batches((q) => run(q) as Promise<Row[]>, keyOf)) yield (batch as R[]).map(map);
     }
-    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[]> {
-      // Only the text is turned into a JavaScript value; the next batch starts after the key
-      // read back from the last row's text.
+    // Only the text is turned into a JavaScript value (on PostgreSQL, not even that: its bytes);
+    // the next batch starts after the key read back from the last row's text.
+    const copy = this.copy;
+    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[] | Buffer[]> {
       const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
-      const cursorOf = (last: Row) => keyOf(JSON.parse(last.json as string) as Row);
-      for await (const batch of batches(select, cursorOf)) yield batch.map((row) => row.json as string);
+      if (copy && sort.indexed !== false) {
+        yield* batches((q) => copy(select(q).compile(), SORT_PRICED_OUT), (last) => keyOf(JSON.parse(last.toString()) as Row));
+        return;
+      }
+      const cursorOf = (last: string) => keyOf(JSON.parse(last) as Row);
+      yield* batches(async (q) => ((await run(select(q))) as Row[]).map((row) => row.json as string), cursorOf);
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
   }
@@ -142,7 +166,7 @@ export class Engine {
    */
   private inIndexOrder(q: AnySelect): Promise<unknown[]> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`set local enable_sort = off`.execute(trx);
+      await sql.raw(SORT_PRICED_OUT).execute(trx);
       return (await trx.executeQuery(q.compile())).rows;
     });
   }

@@ -10,6 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { CopyRows } from './engine.js';
 import { Unstorable } from './errors.js';
 import { isUnavailable } from './failures.js';
 import { KyselyStore } from './kysely-store.js';
@@ -141,6 +142,92 @@ class PgConnection implements DatabaseConnection {
 }
 
 /**
+ * A query pg sends as it is (a "submittable"): a simple-protocol query whose COPY … TO STDOUT
+ * (FORMAT binary) of one column pg hands over as raw CopyData messages, gathered here into one
+ * buffer. pg's own queries would decode each row into a string and a row object.
+ */
+class CopyOut {
+  private data = Buffer.allocUnsafe(1 << 16);
+  private size = 0;
+  private error: Error | undefined;
+  readonly done: Promise<Buffer[]>;
+  private settle!: (error: Error | undefined) => void;
+
+  constructor(private readonly text: string) {
+    this.done = new Promise((resolve, reject) => {
+      this.settle = (error) => (error ? reject(error) : resolve(this.rows()));
+    });
+  }
+  submit(connection: { query(text: string): void }): void {
+    connection.query(this.text);
+  }
+  handleCopyData(msg: { chunk: Buffer }): void {
+    // The chunk is a view of pg's read buffer, which it reuses: copied at once.
+    const { chunk } = msg;
+    if (this.size + chunk.length > this.data.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.size + chunk.length));
+      this.data.copy(grown, 0, 0, this.size);
+      this.data = grown;
+    }
+    this.size += chunk.copy(this.data, this.size);
+  }
+  handleError(err: Error): void {
+    // A failed statement is followed by ReadyForQuery; a lost connection is not.
+    this.error ??= err;
+    this.settle(err);
+  }
+  handleReadyForQuery(): void {
+    this.settle(this.error);
+  }
+  handleCommandComplete(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  handleCopyInResponse(): void {}
+
+  /** The rows of the binary COPY format: a 19-byte header, then each row as its field count
+   * (1), its length and its bytes; -1 ends it. */
+  private rows(): Buffer[] {
+    const data = this.data;
+    const rows: Buffer[] = [];
+    let at = 19;
+    while (at + 2 <= this.size && data.readInt16BE(at) === 1) {
+      const length = data.readInt32BE(at + 2);
+      at += 6;
+      rows.push(data.subarray(at, at + length));
+      at += length;
+    }
+    return rows;
+  }
+}
+
+/** A value of a listing's query as an SQL literal (COPY takes no parameters). */
+function literal(value: unknown, escape: (text: string) => string): string {
+  if (typeof value === 'string') return escape(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new Error(`cannot put ${typeof value} ${String(value)} in a COPY statement`);
+}
+
+/** Engine's CopyRows over the pool (see CopyOut). */
+function copyRows(pool: Pool, escape: (text: string) => string): CopyRows {
+  return async (query, setting) => {
+    const select = query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.parameters[Number(n) - 1], escape));
+    const copy = new CopyOut(`${setting}; copy (${select}) to stdout (format binary)`);
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      client.query(copy as never);
+      return await copy.done;
+    } catch (err) {
+      if (isConnectionFatal(err)) broken = err as Error;
+      throw translate(err);
+    } finally {
+      client.release(broken);
+    }
+  };
+}
+
+/**
  * kysely's driver contract over a `pg` pool. kysely's own PostgresDriver releases a connection
  * without saying it failed, so pg-pool puts a connection the server has just cut back in the pool
  * (its socket is not closed yet) and the next request fails on it too. This one tells the pool to
@@ -239,5 +326,5 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     await db.destroy().catch(() => {});
     throw openError(err, url);
   }
-  return new KyselyStore(db, 'postgres');
+  return new KyselyStore(db, 'postgres', db, undefined, copyRows(pool, (text) => pg.escapeLiteral(text)));
 }

@@ -39,9 +39,10 @@ export interface Listing<T> {
   rows: AsyncIterable<readonly T[]> | Iterable<readonly T[]>;
   /**
    * The same rows as JSON texts (each exactly JSON.stringify of the row), when the database can
-   * write them itself more cheaply; a streamed answer then sends these instead of `rows`.
+   * write them itself more cheaply; a streamed answer then sends these instead of `rows`. As
+   * UTF-8 bytes when that is how they came (PostgreSQL), so that they are never decoded.
    */
-  texts?: AsyncIterable<readonly string[]>;
+  texts?: AsyncIterable<readonly string[] | readonly Buffer[]>;
 }
 
 /** Inclusive bounds, already normalised to stored ISO strings. */
