@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { setupColor } from '../../src/cli/color.js';
 import { UsageError, UserError } from '../../src/cli/core/errors.js';
 import { printError } from '../../src/cli/core/output.js';
-import { csvField, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
+import { ChunkWriter, csvField, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
 import { ANSI, sink } from './helpers.js';
 
 const flows = [
@@ -174,6 +174,28 @@ describe('json', () => {
     expect(last).toBe('\n]\n');
     expect(bytes).toBeGreaterThan(total * 30);
   }, 30_000);
+});
+
+describe('ChunkWriter', () => {
+  it('writes texts as whole UTF-8 in chunks, a text longer than a chunk and wide characters included', async () => {
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        chunks.push(chunk);
+        cb();
+      },
+    });
+    const writer = new ChunkWriter(out);
+    const texts = ['a'.repeat(70_000), 'é→😀'.repeat(50_000), ...Array.from({ length: 3000 }, (_, i) => `row ${i} → ✓…\n`)];
+    for (const text of texts) await writer.write(text);
+    await writer.writeBytes(Buffer.from('bytes\n'));
+    await writer.write('tail');
+    await writer.flush();
+    expect(chunks.length).toBeGreaterThan(3);
+    // No character split between two writes, nothing lost or repeated.
+    for (const chunk of chunks) expect(Buffer.from(chunk.toString()).equals(chunk)).toBe(true);
+    expect(Buffer.concat(chunks).toString()).toBe(`${texts.join('')}bytes\ntail`);
+  });
 });
 
 describe('table', () => {

@@ -91,17 +91,46 @@ export async function put(out: Out, chunk: string | Uint8Array): Promise<void> {
   if (!out.write(chunk)) await drained(out);
 }
 
-/** Lines are gathered into chunks of about this many characters: one write per line costs more than the line. */
+/** Lines are gathered into chunks of about this many bytes: one write per line costs more than the line. */
 const CHUNK = 64 * 1024;
 
-/** Writes text in chunks to a stream, waiting for 'drain' when its buffer is full. */
+/**
+ * Text gathered into chunks of UTF-8 bytes and written to a stream, waiting for 'drain' when its
+ * buffer is full. Each text is encoded into the chunk as it comes: a chunk gathered as one string
+ * of many small ones (a table's cells) is many times slower to encode when written.
+ */
 export class ChunkWriter {
-  private buffer = '';
+  private bytes = Buffer.allocUnsafe(2 * CHUNK);
+  private at = 0;
   constructor(private readonly out: Out) {}
 
+  /** Bytes gathered and not written yet. */
+  get size(): number {
+    return this.at;
+  }
+
+  /** Gathers text without writing (see take). */
+  add(text: string): void {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (this.at + 3 * text.length > this.bytes.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(2 * CHUNK, this.at + 3 * text.length));
+      this.bytes.copy(bigger, 0, 0, this.at);
+      this.bytes = bigger;
+    }
+    this.at += this.bytes.write(text, this.at);
+  }
+
+  /** The bytes gathered, to write now; the next text starts a new chunk. */
+  take(): Buffer {
+    const chunk = this.bytes.subarray(0, this.at);
+    this.bytes = Buffer.allocUnsafe(2 * CHUNK);
+    this.at = 0;
+    return chunk;
+  }
+
   async write(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length >= CHUNK) await this.flush();
+    this.add(text);
+    if (this.at >= CHUNK) await this.flush();
   }
 
   /** Bytes ready to go, after the text before them. */
@@ -111,10 +140,7 @@ export class ChunkWriter {
   }
 
   async flush(): Promise<void> {
-    if (this.buffer === '') return;
-    const chunk = this.buffer;
-    this.buffer = '';
-    await put(this.out, chunk);
+    if (this.at > 0) await put(this.out, this.take());
   }
 }
 
@@ -336,18 +362,11 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
   // Lines are gathered into chunks (a write a line cost more than the line: a million rows, a
   // million system calls); what a pause of the source leaves gathered goes out at once, so a
   // slow source's rows are not held back.
-  let gathered = '';
+  const gathered = new ChunkWriter(out);
   let idle: NodeJS.Immediate | undefined;
-  const take = () => {
-    const text = gathered;
-    gathered = '';
-    clearImmediate(idle);
-    idle = undefined;
-    return text;
-  };
   const writeIdle = () => {
     idle = undefined;
-    if (gathered && out.writable) out.write(take());
+    if (gathered.size > 0 && out.writable) out.write(gathered.take());
   };
   return {
     async record(rec) {
@@ -374,15 +393,16 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
       const text = writer.add(keys.map((k) => getPath(rec, k)));
       if (text === '') return;
       clearTimeout(timer);
-      gathered += text;
-      if (gathered.length >= CHUNK) await put(out, take());
+      gathered.add(text);
+      if (gathered.size >= CHUNK) await gathered.flush();
       else idle ??= setImmediate(writeIdle);
     },
     async end() {
       clearTimeout(timer);
+      clearImmediate(idle);
       if (!writer) return;
-      const rest = take() + writer.flush();
-      if (rest) await put(out, rest);
+      gathered.add(writer.flush());
+      await gathered.flush();
       const note = writer.note();
       if (tty && note) opts.onNote?.(note);
     },
