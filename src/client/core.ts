@@ -277,8 +277,16 @@ export class HttpCore {
 
   /** A list element by element as the bytes arrive (constant memory on our service's streams). */
   async *stream<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<T> {
+    for await (const batch of this.streamBatches(apiPath, query, normalise)) yield* batch;
+  }
+
+  /**
+   * stream, the elements of each chunk received together: one await a chunk, not one an element
+   * (a million-row list spent more time passing elements along than parsing them).
+   */
+  async *streamBatches<T>(apiPath: string, query?: QueryInput, normalise?: Normalise<T>): AsyncGenerator<T[]> {
     for await (const batch of this.batches(apiPath, query, true)) {
-      for (const { value } of batch) yield normalise ? normalise(value) : (value as T);
+      yield batch.map(({ value }) => (normalise ? normalise(value) : (value as T)));
     }
   }
 

@@ -14,8 +14,16 @@ const DEFAULT_LIMIT = 100;
 
 /** The records as they arrive (never held), without those the plan drops. */
 export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T> {
+  for await (const batch of plannedBatches(core, apiPath, plan, normalise)) yield* batch;
+}
+
+/** plannedStream, the records of each chunk received together (see HttpCore.streamBatches). */
+export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T[]> {
   try {
-    for await (const item of core.stream(apiPath, plan.query, normalise)) if (!plan.keep || plan.keep(item)) yield item;
+    for await (const batch of core.streamBatches(apiPath, plan.query, normalise)) {
+      const kept = plan.keep ? batch.filter(plan.keep) : batch;
+      if (kept.length > 0) yield kept;
+    }
   } catch (err) {
     if (err instanceof ChatflowError && plan.emptyOn?.(err)) return;
     throw err;

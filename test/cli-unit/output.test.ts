@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { setupColor } from '../../src/cli/color.js';
 import { UsageError, UserError } from '../../src/cli/core/errors.js';
 import { printError } from '../../src/cli/core/output.js';
-import { ChunkWriter, csvField, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
+import { Batches, ChunkWriter, csvField, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
 import { ANSI, sink } from './helpers.js';
 
 const flows = [
@@ -233,6 +233,32 @@ describe('table', () => {
       }
     }
     expect(await writeRecords(endless(), { format: 'ndjson', signal: stop.signal }, sink())).toBe(3);
+  });
+  it('a list given in batches prints as the same records one by one, in every format; an aborted one stops, its source closed', async () => {
+    setupColor({ noColor: true });
+    const records = Array.from({ length: 7 }, (_, i) => ({ id: `r${i}`, name: `row ${i} →` }));
+    async function* batches() {
+      for (let i = 0; i < records.length; i += 3) yield records.slice(i, i + 3);
+    }
+    for (const format of ['table', 'json', 'csv', 'ndjson'] as const) {
+      const one = await render(records, { format, width: 30 });
+      const batched = await render(new Batches(batches()), { format, width: 30 });
+      expect(batched).toEqual(one);
+    }
+    const stop = new AbortController();
+    let closed = false;
+    async function* endless() {
+      try {
+        for (let i = 0; ; i += 2) {
+          if (i === 4) stop.abort();
+          yield [{ id: `x${i}` }, { id: `x${i + 1}` }];
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    expect(await writeRecords(new Batches(endless()), { format: 'table', signal: stop.signal }, sink())).toBe(4);
+    expect(closed).toBe(true);
   });
   it('does not truncate when stdout is not a TTY', async () => {
     setupColor({ noColor: true });

@@ -3,6 +3,7 @@
 import type { ChatflowClient } from '../../client/index.js';
 import { openSession, resolveConnection, timeoutMs, warnIfKeyFileReadable, type Connection, type Session } from './connection.js';
 import type { ListView } from '../render/list-table.js';
+import type { ListSource } from '../render/records.js';
 import type { Output, PrintOptions } from './output.js';
 
 /** The flags every run may carry (program-level and the command's own, nearest winning). */
@@ -59,11 +60,11 @@ export class Context {
     return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, bulk });
   }
 
-  print(records: AsyncIterable<object> | Iterable<object> | object, opts?: PrintOptions): Promise<number> {
+  print(records: ListSource | object, opts?: PrintOptions): Promise<number> {
     return this.out.print(records, opts);
   }
 
-  printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: ListView | string[]): Promise<void> {
+  printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<void> {
     return this.out.printList(records, what, columns);
   }
 

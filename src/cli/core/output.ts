@@ -6,7 +6,7 @@ import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js
 import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
-import { put, resolveFormat, writeRecords, type Format, type Out, type Rec, type RecordSource } from '../render/records.js';
+import { put, resolveFormat, writeRecords, type Format, type ListSource, type Out, type Rec, type RecordSource } from '../render/records.js';
 import { EXIT, exitCodeOf, lineOf, type ErrorWords } from './errors.js';
 import { canPage, openPager, pagerCommand } from './pager.js';
 
@@ -122,7 +122,7 @@ export class Output {
   }
 
   /** Writes records (or one record) in the format; answers how many. */
-  print(records: AsyncIterable<object> | Iterable<object> | object, opts: PrintOptions = {}, out: Out = this.stdout, extra: { signal?: AbortSignal; onNote?: (note: string) => void } = {}): Promise<number> {
+  print(records: ListSource | object, opts: PrintOptions = {}, out: Out = this.stdout, extra: { signal?: AbortSignal; onNote?: (note: string) => void } = {}): Promise<number> {
     const format = opts.format ?? (this.wide ? 'wide' : this.format);
     // Only tables print dates in the zone.
     const zone = format === 'table' || format === 'wide' ? { zone: this.zone } : {};
@@ -133,7 +133,7 @@ export class Output {
    * A list: the records (through a pager when they are more than a screenful on a terminal), then
    * the table's note (the zone, what was shortened) or `No <things> found.` on stderr.
    */
-  async printList(records: AsyncIterable<object> | Iterable<object>, what: string, columns?: ListView | string[]): Promise<void> {
+  async printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<void> {
     let note = '';
     const onNote = (text: string) => (note = text);
     const command = this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;

@@ -6,6 +6,7 @@ import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
 import { canPrompt, confirm } from '../prompts.js';
 import type { ListView } from '../render/list-table.js';
+import type { Batches } from '../render/records.js';
 import { plural } from '../render/text.js';
 
 /** Asks on a terminal; refuses (exit 2) without one unless --yes was given. */
@@ -87,7 +88,8 @@ export async function printPageOrStream<T extends object>(
   flags: PageFlags,
   source: {
     page: (page: { page?: number; limit?: number }) => Promise<{ items: T[]; total?: number }>;
-    stream: () => AsyncIterable<T>;
+    /** The whole list: its records one by one, or a chunk's worth at a time (a long list, faster). */
+    stream: () => AsyncIterable<T> | Batches<T>;
   },
   what: { list: string; unit: string },
   columns: ListView,

@@ -3,6 +3,7 @@ import { ChatflowError, type ChatflowClient, type MessageDeletePlan, type Messag
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
+import { Batches } from '../render/records.js';
 import { plural } from '../render/text.js';
 import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
 import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream, type PageFlags } from './common.js';
@@ -55,7 +56,7 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
   await printPageOrStream(
     ctx,
     opts,
-    { page: (page) => client.messages.list(chatflowId, { ...query, ...page }), stream: () => client.messages.stream(chatflowId, query) },
+    { page: (page) => client.messages.list(chatflowId, { ...query, ...page }), stream: () => new Batches(client.messages.streamBatches(chatflowId, query)) },
     { list: 'messages', unit: 'message' },
     rated ? RATED_MESSAGE_TABLE : MESSAGE_TABLE,
   );

@@ -199,36 +199,46 @@ function withHeadroom(cols: Column[], widths: number[], shown: number[], prefix:
   return out;
 }
 
+// renderLine's cells, their widths and whether each is printable ASCII, kept from line to line
+// (a million rows made three arrays each): a line is rendered at a time.
+const lineCells: string[] = [];
+const lineWidths: number[] = [];
+const lineAscii: boolean[] = [];
+const SPACES = ' '.repeat(256);
+const spaces = (n: number) => (n <= SPACES.length ? SPACES.slice(0, n) : ' '.repeat(n));
+
 /** One line of the table from the texts of all the columns; `style` marks headings (which keep whole). */
 export function renderLine(layout: Layout, texts: string[], style?: (s: string) => string): string {
-  const { shown } = layout;
-  const cells: string[] = [];
-  const cellWidths: number[] = [];
+  const { shown, widths, kinds, cut } = layout;
+  const n = shown.length;
   let excess = 0;
-  for (const i of shown) {
+  // Each cell measured once (one native test of most, which are printable ASCII).
+  for (let k = 0; k < n; k++) {
+    const i = shown[k]!;
     let s = texts[i] ?? '';
     const p = style ? undefined : layout.prefix[i];
     if (p !== undefined && s.length > p && isRandomUuid(s)) s = s.slice(0, p);
-    const sw = width(s);
-    if (layout.cut && sw > layout.widths[i]! && (style || isWhole(layout.kinds[i]!))) excess += sw - layout.widths[i]!;
-    cells.push(s);
-    cellWidths.push(sw);
+    const ascii = PRINTABLE_ASCII.test(s);
+    const sw = ascii ? s.length : displayWidth(s);
+    if (cut && sw > widths[i]! && (style || isWhole(kinds[i]!))) excess += sw - widths[i]!;
+    lineCells[k] = s;
+    lineWidths[k] = sw;
+    lineAscii[k] = ascii;
   }
-  const widths = excess > 0 ? giveWay(layout, cellWidths, excess, style !== undefined) : shown.map((i) => layout.widths[i]!);
+  const given = excess > 0 ? giveWay(layout, lineWidths, excess, style !== undefined) : undefined;
   let line = '';
-  const lastK = shown.length - 1;
-  shown.forEach((i, k) => {
-    let s = cells[k]!;
-    let sw = cellWidths[k]!;
-    const w = widths[k]!;
-    if (layout.cut && sw > w && !style && !isWhole(layout.kinds[i]!)) {
-      const ascii = PRINTABLE_ASCII.test(s);
-      s = ascii ? `${s.slice(0, w - 1)}…` : truncate(s, w);
-      sw = ascii ? w : displayWidth(s);
+  for (let k = 0; k < n; k++) {
+    const i = shown[k]!;
+    let s = lineCells[k]!;
+    let sw = lineWidths[k]!;
+    const w = given ? given[k]! : widths[i]!;
+    if (cut && sw > w && !style && !isWhole(kinds[i]!)) {
+      s = lineAscii[k] ? `${s.slice(0, w - 1)}…` : truncate(s, w);
+      sw = lineAscii[k] ? w : displayWidth(s);
     }
     line += style ? style(s) : s;
-    if (k !== lastK) line += ' '.repeat(Math.max(0, w - sw) + GAP);
-  });
+    if (k !== n - 1) line += spaces(Math.max(0, w - sw) + GAP);
+  }
   return line.trimEnd();
 }
 

@@ -12,7 +12,18 @@ import { displayWidth } from './text.js';
 export { FORMATS, isFormat, type Format };
 
 export type Rec = Record<string, unknown>;
-export type RecordSource = AsyncIterable<Rec> | Iterable<Rec>;
+export type RecordSource = AsyncIterable<Rec> | Iterable<Rec> | Batches<Rec>;
+
+/**
+ * Records given a received chunk's worth at a time (the client's streamBatches): written with one
+ * await a chunk, not one a record, which was much of the time of a million-row table.
+ */
+export class Batches<T extends object = Rec> {
+  constructor(readonly batches: AsyncIterable<readonly T[]>) {}
+}
+
+/** What a list command prints: its records, one by one or in batches. */
+export type ListSource = AsyncIterable<object> | Iterable<object> | Batches<object>;
 
 /** The stream records are written to: process.stdout, or any Writable (tests). */
 export type Out = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -270,7 +281,8 @@ async function renderRecord(rows: string[][], out: Out, opts: WriteOptions): Pro
 // ---------------------------------------------------------------- sinks, one per format
 
 interface Sink {
-  record(rec: Rec): Promise<void>;
+  /** A promise when the record has to wait (a full stream). */
+  record(rec: Rec): Promise<void> | void;
   end(count: number): Promise<void>;
 }
 
@@ -369,7 +381,7 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
     if (gathered.size > 0 && out.writable) out.write(gathered.take());
   };
   return {
-    async record(rec) {
+    record(rec) {
       if (!writer) {
         // Columns named by --fields are shown whole, as asked; else the resource's view.
         const view = fields ? viewOf(fields) : viewOf(opts.columns ?? Object.keys(rec));
@@ -394,8 +406,8 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
       if (text === '') return;
       clearTimeout(timer);
       gathered.add(text);
-      if (gathered.size >= CHUNK) await gathered.flush();
-      else idle ??= setImmediate(writeIdle);
+      if (gathered.size >= CHUNK) return gathered.flush();
+      idle ??= setImmediate(writeIdle);
     },
     async end() {
       clearTimeout(timer);
@@ -420,12 +432,13 @@ function quietSink(out: Out, idField: string): Sink {
   };
 }
 
-function isIterable(x: unknown): x is RecordSource {
+function isSource(x: unknown): x is RecordSource {
   return (
-    x !== null &&
-    typeof x === 'object' &&
-    (typeof (x as Iterable<unknown>)[Symbol.iterator] === 'function' ||
-      typeof (x as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
+    x instanceof Batches ||
+    (x !== null &&
+      typeof x === 'object' &&
+      (typeof (x as Iterable<unknown>)[Symbol.iterator] === 'function' ||
+        typeof (x as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'))
   );
 }
 
@@ -442,7 +455,7 @@ export async function writeRecords(
   ensureColor();
   const fields = normalizeFields(opts.fields);
   const single = opts.single === true;
-  const source: RecordSource = isIterable(records) ? records : [records];
+  const source: RecordSource = isSource(records) ? records : [records];
   let sink: Sink;
   if (opts.quiet) sink = quietSink(out, opts.idField ?? 'id');
   else {
@@ -469,12 +482,23 @@ export async function writeRecords(
   }
   let count = 0;
   const known = opts.columns ? viewOf(opts.columns).columns.map((c) => c.key) : [];
-  for await (const rec of source) {
-    if (opts.signal?.aborted) break;
+  // Each record written; answers whether to stop (a promise only when the sink has to wait).
+  const write = (rec: Rec): boolean | Promise<boolean> => {
+    if (opts.signal?.aborted) return true;
     if (count === 0 && fields) checkFields(fields, rec, known);
-    await sink.record(rec);
+    const wait = sink.record(rec);
     count++;
-    if (single) break;
+    return wait ? wait.then(() => single) : single;
+  };
+  if (source instanceof Batches) {
+    read: for await (const batch of source.batches) {
+      for (const rec of batch) {
+        const stop = write(rec);
+        if (stop === true || (stop !== false && (await stop))) break read;
+      }
+    }
+  } else {
+    for await (const rec of source) if (await write(rec)) break;
   }
   await sink.end(count);
   return count;
