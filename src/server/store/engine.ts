@@ -2,9 +2,8 @@
 // engine (a page with its total, or every row streamed in keyset batches) and the bulk insert
 // (SQL built once per shape). The SQLite and PostgreSQL stores differ only in how they connect
 // (sqlite.ts, postgres.ts), in the column type of dates (migrations.ts), in how a bulk insert
-// passes its rows (insertSql), in PostgreSQL keeping streamed lists in index order (inIndexOrder)
-// and reading JSON texts as bytes (CopyRows), and in the SQL that writes a message as JSON
-// (messages.ts).
+// passes its rows (insertSql), in PostgreSQL keeping streamed lists in index order and reading
+// their JSON texts as bytes (PgReads), and in the SQL that writes a message as JSON (messages.ts).
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { normaliseDateTime } from '../dates.js';
@@ -15,7 +14,7 @@ import type { DateRange, Listing, PageRequest } from './types.js';
 
 /** Rows fetched per round trip when a whole list is streamed. */
 const STREAM_BATCH = 1000;
-/** See inIndexOrder. */
+/** See `listing`. */
 const SORT_PRICED_OUT = 'set local enable_sort = off';
 /** Ids per `in (…)` list (SQLite allows 32,766 bound values). */
 export const IN_LIST_CHUNK = 500;
@@ -24,11 +23,15 @@ export const IN_LIST_CHUNK = 500;
 export type BulkInsert = (text: string, rows: readonly object[]) => number;
 
 /**
- * PostgreSQL: runs `query` (one text column) as COPY … TO STDOUT in its own implicit transaction,
- * `setting` (a SET LOCAL statement) first, in one round trip, and answers each row's bytes
- * (postgres.ts).
+ * PostgreSQL: how a streamed list's batches are read (postgres.ts). Each runs `setting` (a SET
+ * LOCAL statement) and then `query` in one implicit transaction, in one round trip; `rows`
+ * answers its rows, `bytes` (of a query of one text column) each row's UTF-8 bytes, never
+ * decoded.
  */
-export type CopyRows = (query: CompiledQuery, setting: string) => Promise<Buffer[]>;
+export interface PgReads {
+  rows(query: CompiledQuery, setting: string): Promise<unknown[]>;
+  bytes(query: CompiledQuery, setting: string): Promise<Buffer[]>;
+}
 
 // Queries are assembled from column names chosen at run time (sort keys, filters over joined
 // tables), which kysely's static types cannot follow: those builders are typed loosely here.
@@ -67,7 +70,7 @@ export interface ListingSort {
   key: string;
   id: string;
   order: SortOrder;
-  /** `false` for a join whose order no index gives (see inIndexOrder). */
+  /** `false` for a join whose order no index gives (see SORT_PRICED_OUT in `listing`). */
   indexed?: boolean;
 }
 
@@ -85,8 +88,8 @@ export class Engine {
     private readonly reader: Kysely<Database> = db,
     /** SQLite: runs an insert of one row for each of `rows` on the writer's connection (sqlite.ts). */
     private readonly bulk?: BulkInsert,
-    /** PostgreSQL: how a streamed list's JSON texts are read, as bytes (postgres.ts). */
-    private readonly copy?: CopyRows,
+    /** PostgreSQL: how a streamed list's batches are read (postgres.ts). */
+    private readonly pgReads?: PgReads,
   ) {}
 
   /** A listing's query, on the reader. */
@@ -119,7 +122,12 @@ export class Engine {
     type Row = Record<string, unknown>;
     const keyOf = (row: Row): [unknown, unknown] => [row[key], row.id];
     const pg = this.kind === 'postgres';
-    const run = pg && sort.indexed !== false ? (q: AnySelect) => this.inIndexOrder(q) : (q: AnySelect) => this.read(q);
+    // PostgreSQL: each keyset batch runs with sorting priced out, so that it walks the index that
+    // has its order. Statistics lag a bulk load (rows dated after the last ANALYZE look like none):
+    // the planner then bitmap-scans and sorts every remaining row for each batch of a thousand,
+    // which made exporting a freshly imported million messages quadratic.
+    const reads = sort.indexed !== false ? this.pgReads : undefined;
+    const run = reads ? (q: AnySelect) => reads.rows(q.compile(), SORT_PRICED_OUT) : (q: AnySelect) => this.read(q);
     // PostgreSQL answers from another process: the next batch is asked for as soon as this one
     // has come (its key is known), and is computed there while this one is sent.
     async function* batches<B>(fetch: (q: AnySelect) => Promise<B[]>, cursorOf: (last: B) => [unknown, unknown]): AsyncGenerator<B[]> {
@@ -145,30 +153,16 @@ export class Engine {
     }
     // Only the text is turned into a JavaScript value (on PostgreSQL, not even that: its bytes);
     // the next batch starts after the key read back from the last row's text.
-    const copy = this.copy;
     async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[] | Buffer[]> {
       const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
-      if (copy && sort.indexed !== false) {
-        yield* batches((q) => copy(select(q).compile(), SORT_PRICED_OUT), (last) => keyOf(JSON.parse(last.toString()) as Row));
+      if (reads) {
+        yield* batches((q) => reads.bytes(select(q).compile(), SORT_PRICED_OUT), (last) => keyOf(JSON.parse(last.toString()) as Row));
         return;
       }
       const cursorOf = (last: string) => keyOf(JSON.parse(last) as Row);
       yield* batches(async (q) => ((await run(select(q))) as Row[]).map((row) => row.json as string), cursorOf);
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
-  }
-
-  /**
-   * PostgreSQL: runs a keyset batch with sorting priced out, so that it walks the index that has
-   * its order. Statistics lag a bulk load (rows dated after the last ANALYZE look like none): the
-   * planner then bitmap-scans and sorts every remaining row for each batch of a thousand, which
-   * made exporting a freshly imported million messages quadratic.
-   */
-  private inIndexOrder(q: AnySelect): Promise<unknown[]> {
-    return this.db.transaction().execute(async (trx) => {
-      await sql.raw(SORT_PRICED_OUT).execute(trx);
-      return (await trx.executeQuery(q.compile())).rows;
-    });
   }
 
   /**

@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Chatflow } from '../../schema/resources.js';
 import { KyselyAssistants } from './assistants.js';
-import { Engine, type BulkInsert, type CopyRows } from './engine.js';
+import { Engine, type BulkInsert, type PgReads } from './engine.js';
 import { KyselyFeedback } from './feedback.js';
 import { KyselyMessages } from './messages.js';
 import type { Dialect } from './migrations.js';
@@ -26,10 +26,10 @@ export class KyselyStore implements Store {
     private readonly reader: Kysely<Database> = db,
     /** SQLite: rows inserted straight through the driver (see Engine). */
     bulk?: BulkInsert,
-    /** PostgreSQL: streamed lists' JSON texts read as bytes (see Engine). */
-    copy?: CopyRows,
+    /** PostgreSQL: how streamed lists are read (see Engine). */
+    pgReads?: PgReads,
   ) {
-    const engine = new Engine(db, kind, reader, bulk, copy);
+    const engine = new Engine(db, kind, reader, bulk, pgReads);
     this.variables = new KyselyVariables(engine);
     this.feedback = new KyselyFeedback(engine);
     this.assistants = new KyselyAssistants(engine);

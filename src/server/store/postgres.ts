@@ -10,7 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { CopyRows } from './engine.js';
+import type { PgReads } from './engine.js';
 import { Unstorable } from './errors.js';
 import { isUnavailable } from './failures.js';
 import { KyselyStore } from './kysely-store.js';
@@ -201,29 +201,46 @@ class CopyOut {
   }
 }
 
-/** A value of a listing's query as an SQL literal (COPY takes no parameters). */
+/** A value of a listing's query as an SQL literal: a statement of several, and COPY, take no parameters. */
 function literal(value: unknown, escape: (text: string) => string): string {
   if (typeof value === 'string') return escape(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new Error(`cannot put ${typeof value} ${String(value)} in a COPY statement`);
+  if (typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return escape(value.toISOString());
+  throw new Error(`cannot write ${typeof value} ${String(value)} into a statement`);
 }
 
-/** Engine's CopyRows over the pool (see CopyOut). */
-function copyRows(pool: Pool, escape: (text: string) => string): CopyRows {
-  return async (query, setting) => {
-    const select = query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.parameters[Number(n) - 1], escape));
-    const copy = new CopyOut(`${setting}; copy (${select}) to stdout (format binary)`);
+/**
+ * Engine's PgReads over the pool: `setting; query` as one simple-protocol query string (the
+ * query's values written in as literals), one round trip where a transaction of its own took four.
+ */
+function pgReads(pool: Pool, escape: (text: string) => string): PgReads {
+  const inline = (query: CompiledQuery) => query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.parameters[Number(n) - 1], escape));
+  async function run<T>(send: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      client.query(copy as never);
-      return await copy.done;
+      return await send(client);
     } catch (err) {
       if (isConnectionFatal(err)) broken = err as Error;
       throw translate(err);
     } finally {
       client.release(broken);
     }
+  }
+  return {
+    rows: (query, setting) =>
+      run(async (client) => {
+        // Two statements: pg answers a result each.
+        const results = (await client.query(`${setting}; ${inline(query)}`)) as unknown as { rows: unknown[] }[];
+        return results[1]!.rows;
+      }),
+    bytes: (query, setting) =>
+      run((client) => {
+        const copy = new CopyOut(`${setting}; copy (${inline(query)}) to stdout (format binary)`);
+        client.query(copy as never);
+        return copy.done;
+      }),
   };
 }
 
@@ -326,5 +343,5 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     await db.destroy().catch(() => {});
     throw openError(err, url);
   }
-  return new KyselyStore(db, 'postgres', db, undefined, copyRows(pool, (text) => pg.escapeLiteral(text)));
+  return new KyselyStore(db, 'postgres', db, undefined, pgReads(pool, (text) => pg.escapeLiteral(text)));
 }
