@@ -4,7 +4,10 @@
 // against the floor, `node -e 0`, in the same run, with the median-of-alternating-runs of
 // bench/startup.js. Target: 2.5× the floor for each.
 //
-//   npm run build && node bench/embedded.js [--runs 21]
+//   npm run build && node bench/embedded.js [--runs 21] [--baseline /other/checkout/bin/chatflow.js]
+//
+// --baseline adds the same cases run by another build of the CLI (say, before a change), in the
+// same rounds (of the same version, it talks to the same local service).
 //
 // Cases, after `chatflow demo` (which started the local service): variables list -o json;
 // messages list demo-support-bot -o json (80 messages); variables set NAME VALUE; the same list
@@ -20,7 +23,7 @@ import { parseArgs, promisify } from 'node:util';
 import { alternate } from './lib/alternating.js';
 
 const run = promisify(execFile);
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' }, baseline: { type: 'string' } } });
 const RUNS = Number(values.runs);
 const BIN = new URL('../bin/chatflow.js', import.meta.url).pathname;
 
@@ -43,22 +46,23 @@ async function serviceUp(runDir) {
   }
 }
 const target = 2.5;
-const cases = [
-  { name: 'node -e 0 (floor)', args: ['-e', '0'] },
-  { name: 'chatflow variables list -o json', args: [BIN, 'variables', 'list', '-o', 'json'], target },
-  { name: 'chatflow messages list demo-support-bot -o json', args: [BIN, 'messages', 'list', 'demo-support-bot', '-o', 'json'], target },
-  { name: 'chatflow variables set BENCH_VALUE 42', args: [BIN, 'variables', 'set', 'BENCH_VALUE', '42'], target },
-  { name: 'chatflow variables list -o json (no service)', args: [BIN, 'variables', 'list', '-o', 'json'], env: () => ({ CHATFLOW_NO_SERVICE: '1' }) },
+const cliCases = (bin, label, targets) => [
+  { name: `${label} variables list -o json`, args: [bin, 'variables', 'list', '-o', 'json'], target: targets ? target : undefined },
+  { name: `${label} messages list demo-support-bot -o json`, args: [bin, 'messages', 'list', 'demo-support-bot', '-o', 'json'], target: targets ? target : undefined },
+  { name: `${label} variables set BENCH_VALUE 42`, args: [bin, 'variables', 'set', 'BENCH_VALUE', '42'], target: targets ? target : undefined },
+  { name: `${label} variables list -o json (no service)`, args: [bin, 'variables', 'list', '-o', 'json'], env: () => ({ CHATFLOW_NO_SERVICE: '1' }) },
   {
-    name: 'chatflow variables list -o json (fresh install)',
-    args: [BIN, 'variables', 'list', '-o', 'json'],
-    target,
+    name: `${label} variables list -o json (fresh install)`,
+    args: [bin, 'variables', 'list', '-o', 'json'],
+    target: targets ? target : undefined,
     env: () => homeEnv(join(dir, `fresh-${fresh++}`)),
     // The service this first command started finishes starting before the next case runs: its
     // start-up is this command's cost, not the next one's.
     after: () => serviceUp(join(dir, `fresh-${fresh - 1}`, 'cache', 'chatflow', 'run')),
   },
 ];
+const cases = [{ name: 'node -e 0 (floor)', args: ['-e', '0'] }, ...cliCases(BIN, 'chatflow', true)];
+if (values.baseline) cases.push(...cliCases(values.baseline, 'baseline', false));
 try {
   await alternate('Embedded default', cases, { runs: RUNS, env });
 } finally {

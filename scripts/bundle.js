@@ -6,17 +6,21 @@
 //   evaluates its module on the first call, and one file costs less to read than many chunks.
 //   CommonJS: bin/chatflow.js (CommonJS too) requires it, so a start never sets up Node's ES
 //   module loader (its asynchronous reads, resolution and translation cost more than the file's
-//   compile); the lazy parts below are still ES modules, import()ed.
-// - The heavy parts are files of their own, read only when needed: server.js (the embedded
+//   compile). server.cjs too (bin/bundles.js loads both with a code cache, which the build trains
+//   at its end: scripts/train-code-cache.js); the other lazy parts are ES modules, import()ed.
+// - The heavy parts are files of their own, read only when needed: server.cjs (the embedded
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
 //   its path. Tests see from the files loaded that a command did not load them.
-// - server.js holds the service's libraries too (fastify, kysely, ajv, typebox): the embedded
+// - server.cjs holds the service's libraries too (fastify, kysely, ajv, typebox): the embedded
 //   default loads them on every command, and one file of them starts several times faster than
 //   their hundreds of modules. The database drivers (native code, found by path) and conf stay
 //   in node_modules.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules, createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -45,24 +49,25 @@ const LAZY = {
   'vendor/yaml': 'export { stringify } from "yaml";',
   'vendor/cli-table3': 'import Table from "cli-table3"; export default Table;',
   'vendor/inquirer-prompts': 'export { confirm, input, password, select } from "@inquirer/prompts";',
-  server: [
-    'export { startServer } from "./src/server/app.ts";',
-    'export { openInProcess } from "./src/server/in-process.ts";',
-    'export { openStore } from "./src/server/open-store.ts";',
-  ].join('\n'),
 };
-/** What our code imports -> the lazy part that answers it. */
+/** server.cjs: the service, CommonJS (bin/bundles.js loads it with a code cache, as main.cjs). */
+const SERVER = [
+  'export { startServer } from "./src/server/app.ts";',
+  'export { openInProcess } from "./src/server/in-process.ts";',
+  'export { openStore } from "./src/server/open-store.ts";',
+].join('\n');
+/** What our code imports -> the file of the lazy part that answers it. */
 const REDIRECT = [
-  [/^undici$/, 'vendor/undici'],
-  [/^yaml$/, 'vendor/yaml'],
-  [/^cli-table3$/, 'vendor/cli-table3'],
-  [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts'],
+  [/^undici$/, 'vendor/undici.js'],
+  [/^yaml$/, 'vendor/yaml.js'],
+  [/^cli-table3$/, 'vendor/cli-table3.js'],
+  [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts.js'],
   // (default-db.ts, a path and no library, stays in main.cjs: the bulk commands' main thread needs
   // it while their worker loads the service.)
-  [/\/server\/(app|in-process|open-store)\.js$/, 'server'],
+  [/\/server\/(app|in-process|open-store)\.js$/, 'server.cjs'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
-/** In server.js only (the service's own libraries). */
+/** In server.cjs only (the service's own libraries). */
 const SERVICE = new Set(['fastify', 'kysely', 'ajv', '@sinclair/typebox']);
 const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
@@ -86,7 +91,7 @@ const plugin = (redirect) => ({
       b.onResolve({ filter: /./ }, (args) => {
         if (args.importer.includes('/node_modules/') || args.namespace === 'lazy' || args.kind === 'entry-point') return undefined;
         const hit = REDIRECT.find(([re]) => re.test(args.path));
-        return hit ? { path: `./${hit[1]}.js`, external: true } : undefined;
+        return hit ? { path: `./${hit[1]}`, external: true } : undefined;
       });
     }
     b.onResolve({ filter: /^lazy:/ }, (args) => ({ path: args.path.slice(5), namespace: 'lazy' }));
@@ -111,7 +116,7 @@ const plugin = (redirect) => ({
       contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(args.path)})[key] });`,
       loader: 'js',
     }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: LAZY[args.path], resolveDir: root, loader: 'ts' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER }[args.path], resolveDir: root, loader: 'ts' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
     b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
   },
@@ -135,18 +140,27 @@ const common = {
   logLevel: 'warning',
   metafile: true,
 };
+/** main.cjs and server.cjs: CommonJS (see bin/bundles.js). */
+const commonJs = {
+  ...common,
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  // import.meta.url (files found beside the bundle: the worker, completions/, the driver) as CommonJS knows it.
+  banner: { js: 'const __chatflowMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+  define: { 'import.meta.url': '__chatflowMeta.url' },
+};
 
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 const results = await Promise.all([
+  build({ ...commonJs, entryPoints: { main: 'src/cli/main.ts' }, plugins: [plugin(true)] }),
   build({
-    ...common,
-    entryPoints: { main: 'src/cli/main.ts' },
-    format: 'cjs',
-    outExtension: { '.js': '.cjs' },
-    // import.meta.url (files found beside the bundle: the worker, completions/) as CommonJS knows it.
-    banner: { js: 'const __chatflowMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
-    define: { 'import.meta.url': '__chatflowMeta.url' },
-    plugins: [plugin(true)],
+    ...commonJs,
+    entryPoints: { server: 'lazy:server' },
+    external: external.filter((d) => !SERVICE.has(d)),
+    // Its imports of the drivers (CommonJS) become require()s: a script run from a code cache
+    // cannot import(), and the service's processes have no bin/bundles.js to import for them.
+    supported: { 'dynamic-import': false },
+    plugins: [plugin(false)],
   }),
   build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
   build({
@@ -164,6 +178,19 @@ const mainCode = readFileSync(mainFile, 'utf8');
 const imports = mainCode.match(/\bimport\((?=["'])/g)?.length ?? 0;
 if (imports === 0 || /\bimport\((?!["'])/.test(mainCode)) throw new Error('main.cjs: expected only import("literal") calls to rewrite');
 writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
+
+// The shipped code cache (bin/bundles.js, scripts/train-code-cache.js), where Node does not cache
+// compiled code itself: the common commands run once, in a home of their own, their output dropped.
+if (!Module.enableCompileCache) {
+  const home = mkdtempSync(join(tmpdir(), 'chatflow-train-'));
+  try {
+    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), CHATFLOW_NO_SERVICE: '1' };
+    const trained = spawnSync(process.execPath, [fileURLToPath(new URL('./train-code-cache.js', import.meta.url))], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    if (trained.status !== 0) throw new Error(`scripts/train-code-cache.js failed:\n${trained.stderr}`);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
 
 if (process.env.CHATFLOW_BUNDLE_META) {
   writeFileSync(process.env.CHATFLOW_BUNDLE_META, JSON.stringify({ outputs: Object.assign({}, ...results.map((r) => r.metafile.outputs)) }));
