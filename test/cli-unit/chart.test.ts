@@ -49,6 +49,18 @@ describe('text', () => {
     expect(truncate('abcdef', 4)).toBe('abc…');
     expect(truncate('abc', 4)).toBe('abc');
   });
+
+  it('counts terminal cells: wide characters two, combining marks none, astral characters whole', () => {
+    expect(displayWidth('Open → é')).toBe(8);
+    expect(displayWidth('日本')).toBe(4);
+    expect(displayWidth('😀x')).toBe(3);
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('\ud800x')).toBe(2);
+    expect(truncate('日本語テキスト', 5)).toBe('日本…');
+    expect(truncate('😀😀😀', 4)).toBe('😀…');
+    expect(truncate('a😀b', 3)).toBe('a…');
+    expect(truncate('Open Settings → Security', 16)).toBe('Open Settings →…');
+  });
 });
 
 describe('DistinctCounter', () => {

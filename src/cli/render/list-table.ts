@@ -71,7 +71,10 @@ export function columnFor(key: string): Column {
 // Most cells are printable ASCII: one native regex test spares them the per-character loops.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const width = (s: string) => (PRINTABLE_ASCII.test(s) ? s.length : displayWidth(s));
-const oneLine = (s: string) => (PRINTABLE_ASCII.test(s) ? s : sanitize(s));
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// Text with no control character (most, accents and arrows too) needs no sanitising.
+const oneLine = (s: string) => (CONTROL.test(s) ? sanitize(s) : s);
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** A cell's text: one line, no control characters (data never moves the cursor), dates in the zone. */

@@ -365,6 +365,9 @@ function recordSink(out: Out, fields: string[] | undefined, opts: WriteOptions):
 
 const viewOf = (columns: ListView | string[]): ListView => (Array.isArray(columns) ? { columns: columns.map(columnFor) } : columns);
 
+/** How long a table's gathered lines may wait for more before they are written. */
+const IDLE_MS = 20;
+
 /** A list as a table, streamed: rows print as they come, fitted to widths taken from the first ones. */
 function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): Sink {
   let writer: TableWriter | undefined;
@@ -372,10 +375,11 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
   let timer: NodeJS.Timeout | undefined;
   const tty = isTty(out);
   // Lines are gathered into chunks (a write a line cost more than the line: a million rows, a
-  // million system calls); what a pause of the source leaves gathered goes out at once, so a
-  // slow source's rows are not held back.
+  // million system calls); what is gathered goes out when no chunk filled for IDLE_MS, so a slow
+  // source's rows are not held back (a person sees no delay), and a fast one is written in whole
+  // chunks, not at each pause of its socket.
   const gathered = new ChunkWriter(out);
-  let idle: NodeJS.Immediate | undefined;
+  let idle: NodeJS.Timeout | undefined;
   const writeIdle = () => {
     idle = undefined;
     if (gathered.size > 0 && out.writable) out.write(gathered.take());
@@ -406,12 +410,16 @@ function tableSink(out: Out, fields: string[] | undefined, opts: WriteOptions): 
       if (text === '') return;
       clearTimeout(timer);
       gathered.add(text);
-      if (gathered.size >= CHUNK) return gathered.flush();
-      idle ??= setImmediate(writeIdle);
+      if (gathered.size >= CHUNK) {
+        clearTimeout(idle);
+        idle = undefined;
+        return gathered.flush();
+      }
+      idle ??= setTimeout(writeIdle, IDLE_MS);
     },
     async end() {
       clearTimeout(timer);
-      clearImmediate(idle);
+      clearTimeout(idle);
       if (!writer) return;
       gathered.add(writer.flush());
       await gathered.flush();

@@ -14,7 +14,16 @@ function cells(cp: number): number {
 /** Width of plain text (no escape sequences) in terminal cells. */
 export function displayWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += cells(ch.codePointAt(0)!);
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    // Below the combining marks every character takes one cell (most text: no look-up).
+    if (unit < 0x300) w++;
+    else {
+      const cp = s.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      w += cells(cp);
+    }
+  }
   return w;
 }
 
@@ -25,15 +34,16 @@ export const padStart = (s: string, width: number) => ' '.repeat(Math.max(0, wid
 export function truncate(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   if (width <= 0) return '';
-  let out = '';
+  let end = 0;
   let w = 0;
-  for (const ch of s) {
-    const c = cells(ch.codePointAt(0)!);
+  while (end < s.length) {
+    const cp = s.codePointAt(end)!;
+    const c = cells(cp);
     if (w + c > width - 1) break;
-    out += ch;
     w += c;
+    end += cp > 0xffff ? 2 : 1;
   }
-  return `${out}…`;
+  return `${s.slice(0, end)}…`;
 }
 
 /**
