@@ -56,10 +56,20 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   let found: Found | undefined = await local?.findService(dbPath);
   if (found && 'socket' in found) return overSocket(found.socket, dbPath);
   const service = await inProcess(dbPath);
-  // The database exists now: start the local service for the commands to come.
-  found ??= await local?.findService(dbPath);
-  if (local && found && 'files' in found) local.startService(found.files, dbPath);
-  return { request: service.request, dbPath, where: 'in this process', batch: BULK_BATCH, close: service.close };
+  return {
+    request: service.request,
+    dbPath,
+    where: 'in this process',
+    batch: BULK_BATCH,
+    async close() {
+      await service.close();
+      // The database exists now: start the local service for the commands to come. Once this
+      // command is done with its answer: the service's start-up (loading it, as this command did)
+      // would otherwise take the processor from the answer.
+      found ??= await local?.findService(dbPath);
+      if (local && found && 'files' in found) local.startService(found.files, dbPath);
+    },
+  };
 }
 
 async function inProcess(dbPath: string) {

@@ -1,5 +1,5 @@
-// The local service: with no server configured, the first command starts the embedded service as a
-// background process of the user's (local-service-main.ts) and answers in its own process; later
+// The local service: with no server configured, the first command answers in its own process and
+// then starts the embedded service as a background process of the user's (local-service-main.ts); later
 // commands send over its Unix socket, so they no longer load the service's code (the most of an
 // in-process command's time). The service exits after some idle minutes. It is only a faster
 // transport: when anything about it is wrong the command runs in-process as before, silently.
