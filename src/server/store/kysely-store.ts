@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Chatflow } from '../../schema/resources.js';
 import { KyselyAssistants } from './assistants.js';
-import { Engine, type BulkInsert, type PgReads } from './engine.js';
+import { Engine, type BulkInsert, type PgDirect } from './engine.js';
 import { KyselyFeedback } from './feedback.js';
 import { KyselyMessages } from './messages.js';
 import type { Dialect } from './migrations.js';
@@ -27,9 +27,9 @@ export class KyselyStore implements Store {
     /** SQLite: rows inserted straight through the driver (see Engine). */
     bulk?: BulkInsert,
     /** PostgreSQL: how streamed lists are read (see Engine). */
-    pgReads?: PgReads,
+    pgDirect?: PgDirect,
   ) {
-    const engine = new Engine(db, kind, reader, bulk, pgReads);
+    const engine = new Engine(db, kind, reader, bulk, pgDirect);
     this.variables = new KyselyVariables(engine);
     this.feedback = new KyselyFeedback(engine);
     this.assistants = new KyselyAssistants(engine);

@@ -10,7 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { PgReads } from './engine.js';
+import type { PgDirect } from './engine.js';
 import { Unstorable } from './errors.js';
 import { isUnavailable } from './failures.js';
 import { KyselyStore } from './kysely-store.js';
@@ -142,34 +142,23 @@ class PgConnection implements DatabaseConnection {
 }
 
 /**
- * A query pg sends as it is (a "submittable"): a simple-protocol query whose COPY … TO STDOUT
- * (FORMAT binary) of one column pg hands over as raw CopyData messages, gathered here into one
- * buffer. pg's own queries would decode each row into a string and a row object.
+ * A query pg sends as it is (a "submittable"): one simple-protocol query string, answered when
+ * PostgreSQL is ready for the next. The COPY statements below use it: pg's own queries would
+ * decode each row read into a string and a row object, and cannot send COPY data at all.
  */
-class CopyOut {
-  private data = Buffer.allocUnsafe(1 << 16);
-  private size = 0;
+abstract class Submitted<T> {
   private error: Error | undefined;
-  readonly done: Promise<Buffer[]>;
+  readonly done: Promise<T>;
   private settle!: (error: Error | undefined) => void;
 
   constructor(private readonly text: string) {
     this.done = new Promise((resolve, reject) => {
-      this.settle = (error) => (error ? reject(error) : resolve(this.rows()));
+      this.settle = (error) => (error ? reject(error) : resolve(this.result()));
     });
   }
+  protected abstract result(): T;
   submit(connection: { query(text: string): void }): void {
     connection.query(this.text);
-  }
-  handleCopyData(msg: { chunk: Buffer }): void {
-    // The chunk is a view of pg's read buffer, which it reuses: copied at once.
-    const { chunk } = msg;
-    if (this.size + chunk.length > this.data.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.size + chunk.length));
-      this.data.copy(grown, 0, 0, this.size);
-      this.data = grown;
-    }
-    this.size += chunk.copy(this.data, this.size);
   }
   handleError(err: Error): void {
     // A failed statement is followed by ReadyForQuery; a lost connection is not.
@@ -179,15 +168,38 @@ class CopyOut {
   handleReadyForQuery(): void {
     this.settle(this.error);
   }
-  handleCommandComplete(): void {}
+  handleCommandComplete(_msg: { text: string }): void {}
   handleRowDescription(): void {}
   handleDataRow(): void {}
   handleEmptyQuery(): void {}
-  handleCopyInResponse(): void {}
+  handleCopyData(_msg: { chunk: Buffer }): void {}
+  handleCopyInResponse(_connection: CopyConnection): void {}
+}
+
+interface CopyConnection {
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+}
+
+/** COPY … TO STDOUT (FORMAT binary) of one column: each row's bytes, gathered into one buffer. */
+class CopyOut extends Submitted<Buffer[]> {
+  private data = Buffer.allocUnsafe(1 << 16);
+  private size = 0;
+
+  override handleCopyData(msg: { chunk: Buffer }): void {
+    // The chunk is a view of pg's read buffer, which it reuses: copied at once.
+    const { chunk } = msg;
+    if (this.size + chunk.length > this.data.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.size + chunk.length));
+      this.data.copy(grown, 0, 0, this.size);
+      this.data = grown;
+    }
+    this.size += chunk.copy(this.data, this.size);
+  }
 
   /** The rows of the binary COPY format: a 19-byte header, then each row as its field count
    * (1), its length and its bytes; -1 ends it. */
-  private rows(): Buffer[] {
+  protected result(): Buffer[] {
     const data = this.data;
     const rows: Buffer[] = [];
     let at = 19;
@@ -201,6 +213,35 @@ class CopyOut {
   }
 }
 
+/** COPY … FROM STDIN of rows in COPY's text format: answers how many it wrote. */
+class CopyIn extends Submitted<number> {
+  private count = 0;
+  constructor(
+    text: string,
+    private readonly data: Buffer,
+  ) {
+    super(text);
+  }
+  override handleCopyInResponse(connection: CopyConnection): void {
+    connection.sendCopyFromChunk(this.data);
+    connection.endCopyFrom();
+  }
+  override handleCommandComplete(msg: { text: string }): void {
+    this.count = Number(/^COPY (\d+)/.exec(msg.text)?.[1] ?? 0);
+  }
+  protected result(): number {
+    return this.count;
+  }
+}
+
+/** A value in COPY's text format: \N for null; backslash, tab, newline and return escaped. */
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+function copyValue(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : String(value);
+  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
+}
+
 /** A value of a listing's query as an SQL literal: a statement of several, and COPY, take no parameters. */
 function literal(value: unknown, escape: (text: string) => string): string {
   if (typeof value === 'string') return escape(value);
@@ -211,10 +252,10 @@ function literal(value: unknown, escape: (text: string) => string): string {
 }
 
 /**
- * Engine's PgReads over the pool: `setting; query` as one simple-protocol query string (the
+ * Engine's PgDirect over the pool: `setting; query` as one simple-protocol query string (the
  * query's values written in as literals), one round trip where a transaction of its own took four.
  */
-function pgReads(pool: Pool, escape: (text: string) => string): PgReads {
+function pgDirect(pool: Pool, escape: (text: string) => string, ident: (name: string) => string): PgDirect {
   const inline = (query: CompiledQuery) => query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.parameters[Number(n) - 1], escape));
   async function run<T>(send: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -229,6 +270,18 @@ function pgReads(pool: Pool, escape: (text: string) => string): PgReads {
     }
   }
   return {
+    copyIn: (table, columns, rows) =>
+      run((client) => {
+        let text = '';
+        for (const row of rows as Record<string, unknown>[]) {
+          let line = '';
+          for (let i = 0; i < columns.length; i++) line += (i === 0 ? '' : '\t') + copyValue(row[columns[i]!]);
+          text += `${line}\n`;
+        }
+        const copy = new CopyIn(`copy ${ident(table)} (${columns.map(ident).join(', ')}) from stdin`, Buffer.from(text));
+        client.query(copy as never);
+        return copy.done;
+      }),
     rows: (query, setting) =>
       run(async (client) => {
         // Two statements: pg answers a result each.
@@ -343,5 +396,5 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     await db.destroy().catch(() => {});
     throw openError(err, url);
   }
-  return new KyselyStore(db, 'postgres', db, undefined, pgReads(pool, (text) => pg.escapeLiteral(text)));
+  return new KyselyStore(db, 'postgres', db, undefined, pgDirect(pool, (text) => pg.escapeLiteral(text), (name) => pg.escapeIdentifier(name)));
 }
