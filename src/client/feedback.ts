@@ -1,5 +1,5 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
-import { type HttpCore, type ListResult, path } from './core.js';
+import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
 import type { Dialect } from './dialect/index.js';
 import { plannedList, plannedStream } from './listing.js';
 import type { FeedbackListQuery } from './queries.js';
@@ -29,7 +29,7 @@ export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
      * Our service's extension (ids and dates kept; existing ids and messages already rated are
      * skipped; the messages must exist); sent in batches under the body limit.
      */
-    ingest: (feedback: readonly FeedbackIngest[]): Promise<{ affected: number }> =>
+    ingest: (feedback: readonly (FeedbackIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches('/feedback/import', feedback),
   };
 }

@@ -75,6 +75,7 @@ export { ChatflowError, type ChatflowErrorKind } from './errors.js';
 export {
   DEFAULT_BATCH,
   HttpCore,
+  JsonText,
   buildQuery,
   type Answer,
   type AnswerBody,

@@ -1,6 +1,6 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest } from '../schema/resources.js';
-import { type HttpCore, type ListResult, type QueryInput, path } from './core.js';
+import { type HttpCore, type JsonText, type ListResult, type QueryInput, path } from './core.js';
 import type { FramedChunk } from './jsonStream.js';
 import type { Dialect } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
@@ -124,7 +124,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
       return { affected };
     },
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
-    ingest: (chatflowId: string, messages: readonly ChatMessageIngest[]): Promise<{ affected: number }> =>
+    ingest: (chatflowId: string, messages: readonly (ChatMessageIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches(listPath(chatflowId), messages),
   };
 }

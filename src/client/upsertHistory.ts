@@ -1,5 +1,5 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
-import { type HttpCore, type ListResult, path } from './core.js';
+import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
 import type { Dialect } from './dialect/index.js';
 import { plannedList, plannedStream } from './listing.js';
 import type { UpsertHistoryQuery } from './queries.js';
@@ -44,7 +44,7 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
       return { affected };
     },
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
-    ingest: (chatflowId: string, records: readonly UpsertHistoryIngest[]): Promise<{ affected: number }> =>
+    ingest: (chatflowId: string, records: readonly (UpsertHistoryIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches(historyPath(chatflowId), records),
   };
 }

@@ -10,7 +10,7 @@ import { buildApp, type AppOptions } from './app.js';
 export interface InProcessRequest {
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Buffer | undefined;
   /** Aborts the request and its answer (the caller's deadline). */
   signal?: AbortSignal;
 }

@@ -1,7 +1,7 @@
 // The client's ingest: long lists split into requests within its batch bounds, counted in bytes
 // as the server's body limit counts them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BATCH, createClient } from '../../src/client/index.js';
+import { DEFAULT_BATCH, JsonText, createClient } from '../../src/client/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('ingest in batches', () => {
@@ -17,6 +17,17 @@ describe('ingest in batches', () => {
     const messages = Array.from({ length: 20 }, (_, i) => ({ id: `cjk-${i}`, role: 'userMessage' as const, content: '中'.repeat(300) }));
     expect(await client.messages.ingest('cjk', messages)).toEqual({ affected: 20 });
     expect((await client.messages.list('cjk')).items).toHaveLength(20);
+    await client.close();
+  });
+
+  it('records given as JSON text (JsonText) are sent as written, batched by their bytes like objects', async () => {
+    const client = createClient({ baseUrl: server.url, batch: { maxBytes: 3500, maxItems: 100 } });
+    const texts = Array.from({ length: 12 }, (_, i) => new JsonText(JSON.stringify({ id: `text-${i}`, role: 'apiMessage', content: `→ ${'中'.repeat(300)} ${i}` })));
+    expect(await client.messages.ingest('texts', texts)).toEqual({ affected: 12 });
+    const { items } = await client.messages.list('texts');
+    expect(items.map((m) => [m.id, m.content]).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => [`text-${i}`, `→ ${'中'.repeat(300)} ${i}`]).sort(),
+    );
     await client.close();
   });
 

@@ -4,7 +4,7 @@
 // batch is sent (`--continue-on-error` skips it instead); the file is read as it goes, never whole.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { ChatflowError, DEFAULT_BATCH, type ChatflowClient } from '../../client/index.js';
+import { ChatflowError, DEFAULT_BATCH, JsonText, type ChatflowClient } from '../../client/index.js';
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, messageOf } from '../core/errors.js';
@@ -30,7 +30,8 @@ interface Line {
 interface Batch {
   resource: Resource;
   chatflowid: string | undefined;
-  items: Data[];
+  /** Variables and assistants as objects (their names are looked at); other records as JSON text. */
+  items: (Data | JsonText)[];
   /** The line number of each item. */
   lines: number[];
   bytes: number;
@@ -117,6 +118,7 @@ async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<{ lines:
  * holds those this import has written.
  */
 type NamedResource = 'variables' | 'assistants';
+const isNamed = (resource: Resource): resource is NamedResource => resource === 'variables' || resource === 'assistants';
 const NOUN: Record<NamedResource, string> = { variables: 'variable', assistants: 'assistant' };
 
 function nameOf(resource: NamedResource, data: Data): string | undefined {
@@ -151,7 +153,7 @@ async function sendNamed(
 ): Promise<{ affected: number }> {
   const fresh: Data[] = [];
   const claimed: string[] = [];
-  for (const [i, item] of batch.items.entries()) {
+  for (const [i, item] of (batch.items as Data[]).entries()) {
     const name = nameOf(batch.resource, item);
     const held = name === undefined ? undefined : known.get(name);
     if (name === undefined || held === undefined) {
@@ -286,6 +288,18 @@ class Importer {
       return;
     }
     const { resource, chatflowid, data } = parsed;
+    // A record is held as the JSON it is sent as, never as the parsed object: a batch of 10,000
+    // messages so takes a fraction of the memory (a million-message import held hundreds of MB
+    // of them between collections). Variables and assistants stay objects: their names count.
+    let item: Data | JsonText = data;
+    if (!isNamed(resource)) {
+      try {
+        item = new JsonText(JSON.stringify(data));
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        return this.badLine(lineNo, TOO_DEEP);
+      }
+    }
     // `data` is part of the line: the line's size bounds the size of the record sent.
     const bytes = Buffer.byteLength(text) + 1;
     const { maxBytes, maxItems } = this.client?.batch ?? DEFAULT_BATCH;
@@ -299,7 +313,7 @@ class Importer {
       await this.flush();
     }
     this.batch ??= { resource, chatflowid, items: [], lines: [], bytes: 0 };
-    this.batch.items.push(data);
+    this.batch.items.push(item);
     this.batch.lines.push(lineNo);
     this.batch.bytes += bytes;
     this.tally.get(resource)!.records++;
