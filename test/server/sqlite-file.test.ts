@@ -1,6 +1,8 @@
 // The SQLite file itself: new files get 16 KiB pages (faster bulk imports and deletes), and a
-// file made with SQLite's default 4 KiB pages, as earlier versions made them, keeps working.
-import { mkdtempSync, rmSync } from 'node:fs';
+// file made with SQLite's default 4 KiB pages, as earlier versions made them, keeps working. The
+// WAL is checkpointed in large steps (an import's pages copied into the file once, not at each
+// commit).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -48,5 +50,24 @@ describe('the SQLite file', () => {
     expect(ids).toEqual(['a', 'b']);
     await again.close();
     expect(pageSize(path)).toBe(4096);
+  });
+
+  it('commits of tens of MB stay in the WAL, not copied into the file at each commit', async () => {
+    const path = join(dir, 'wal.db');
+    const store = await openSqliteStore(path);
+    // Some 40 MB in ten commits: SQLite's default checkpoints once the WAL holds 1,000 pages
+    // (16 MB), copying them into the file.
+    const text = 'x'.repeat(1000);
+    for (let c = 0; c < 10; c++) {
+      const batch = Array.from({ length: 3000 }, (_, i) => ({ ...message(`m-${c}-${i}`), content: `${text}${c}-${i}` }));
+      expect(await store.messages.ingest('flow', batch)).toBe(3000);
+    }
+    const inFile = statSync(path).size;
+    const inWal = statSync(`${path}-wal`).size;
+    expect(inWal).toBeGreaterThan(30_000_000);
+    expect(inFile).toBeLessThan(1_000_000);
+    await store.close();
+    // Closed, everything is in the file (and the WAL gone).
+    expect(statSync(path).size).toBeGreaterThan(30_000_000);
   });
 });

@@ -21,6 +21,11 @@ const WRITER_CACHE_KIB = 64 * 1024;
 /** Bytes a page of a new database file (see openSqliteStore). */
 const PAGE_SIZE = 16_384;
 
+/** WAL pages after which a commit checkpoints (256 MiB of 16 KiB pages; see openSqliteStore). */
+const CHECKPOINT_PAGES = 16_384;
+/** Bytes the WAL file is cut back to once checkpointed. */
+const WAL_KEPT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Statements kept prepared: list queries vary with their filters, inserts with their row count.
  * A prepared 500-row INSERT holds about half a megabyte, hence a bound on the SQL kept as well.
@@ -95,6 +100,14 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     // it is full. SQLite's 2 MiB default spilled them to the WAL over and over in a long delete of
     // random ids (100,000 messages: 15-25% faster with this); taken only as pages are used.
     sqlite.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
+    // Checkpoints (copying the WAL's pages into the file, and syncing both) run at a commit, on
+    // the writer's thread. SQLite's default, every 1,000 pages, checkpointed after nearly every
+    // commit of an import: with random ids each commit rewrites most of the id index, copied into
+    // the file again each time. At 256 MiB a page rewritten by several commits is copied once (a
+    // million-message insert some 15-30% faster in raw better-sqlite3); the WAL file is then cut
+    // back to 64 MiB instead of staying as large as it ever grew.
+    sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+    sqlite.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   } catch (err) {
     sqlite.close();
     throw err;
