@@ -2,7 +2,7 @@
 // sit in memory, and the client can parse the array line by line while it downloads.
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { Listing } from './store/types.js';
+import { ROW_SEPARATOR, type JoinedRows, type Listing } from './store/types.js';
 
 /** How far a list got: rows handed to the socket, and the failure that cut it short, if one did. */
 export interface ListingProgress {
@@ -15,54 +15,51 @@ export const listingProgress = (reply: FastifyReply) => progress.get(reply);
 
 /** A chunk of the answer is written once it holds this much: a write per row costs more than the rows. */
 const CHUNK = 16_384;
-const OPEN = Buffer.from('[\n');
-const NEXT = Buffer.from(',\n');
-const CLOSE = Buffer.from('\n]');
+const OPEN = '[\n';
+const CLOSE = '\n]';
 
 async function* jsonLines<R>(
-  batches: AsyncIterable<readonly R[]> | Iterable<readonly R[]>,
-  text: (row: R) => string | Buffer,
+  batches: AsyncIterable<readonly R[] | JoinedRows> | Iterable<readonly R[]>,
+  text: (row: R) => string,
   sent: ListingProgress,
 ): AsyncGenerator<string | Buffer> {
   let first = true;
-  // Rows given as text are joined into a string; rows given as bytes are gathered and copied
-  // into one buffer (never decoded).
   let chunk = '';
-  let bytes: Buffer[] = [];
-  let size = 0;
   let pending = 0;
-  const take = (): string | Buffer => {
-    const out = bytes.length > 0 ? Buffer.concat(bytes, size) : chunk;
-    chunk = '';
-    bytes = [];
-    size = 0;
-    return out;
-  };
   for await (const batch of batches) {
-    for (const row of batch) {
-      const t = text(row);
-      if (typeof t === 'string') {
-        chunk += (first ? '[\n' : ',\n') + t;
-        size = chunk.length;
-      } else {
-        bytes.push(first ? OPEN : NEXT, t);
-        size += 2 + t.length;
+    if (!Array.isArray(batch)) {
+      // Rows already joined, as bytes: sent as they are, after what came before them (a small
+      // list's few as text, so that it still goes out as one string with its length).
+      const { count, joined } = batch as JoinedRows;
+      if (count === 0) continue;
+      chunk += first ? OPEN : ROW_SEPARATOR;
+      first = false;
+      pending += count;
+      if (joined.length < CHUNK) {
+        chunk += joined.toString();
+        continue;
       }
+      yield chunk;
+      yield joined;
+      sent.rows += pending;
+      pending = 0;
+      chunk = '';
+      continue;
+    }
+    for (const row of batch as readonly R[]) {
+      chunk += (first ? OPEN : ROW_SEPARATOR) + text(row);
       first = false;
       pending++;
-      if (size >= CHUNK) {
-        yield take();
+      // Batch small rows into larger writes; a write per row costs more than the rows themselves.
+      if (chunk.length >= CHUNK) {
+        yield chunk;
         sent.rows += pending;
         pending = 0;
+        chunk = '';
       }
     }
   }
-  if (first) chunk = '[]';
-  else if (bytes.length > 0) {
-    bytes.push(CLOSE);
-    size += CLOSE.length;
-  } else chunk += '\n]';
-  yield take();
+  yield first ? '[]' : chunk + CLOSE;
   sent.rows += pending;
 }
 
@@ -75,7 +72,7 @@ export async function sendListing(reply: FastifyReply, listing: Listing<unknown>
   if (listing.total !== undefined) reply.header('x-total-count', String(listing.total));
   const sent: ListingProgress = { rows: 0 };
   progress.set(reply, sent);
-  const lines = listing.texts ? jsonLines<string | Buffer>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
+  const lines = listing.texts ? jsonLines<string>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
   reply.type('application/json; charset=utf-8');
   const first = await lines.next();
   if (first.done) return reply.send('[]');

@@ -14,7 +14,7 @@ import { isUnavailable } from '../../src/server/store/failures.js';
 import type { KyselyStore } from '../../src/server/store/kysely-store.js';
 import { openPostgresStore, redactUrl } from '../../src/server/store/postgres.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
-import type { Listing } from '../../src/server/store/types.js';
+import { ROW_SEPARATOR, type JoinedRows, type Listing } from '../../src/server/store/types.js';
 import { call, expectError, ok } from '../helpers/http.js';
 import { admin, createScratchDatabase, openTestPgStore, terminateBackends, testDatabaseUrl } from '../helpers/pg.js';
 
@@ -26,6 +26,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function all<T>(listing: Listing<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const batch of listing.rows) out.push(...batch);
+  return out;
+}
+
+/** A listing's JSON texts, one a row (PostgreSQL's come a batch at a time, joined, as bytes). */
+async function texts(listing: Listing<unknown>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of listing.texts!) {
+    if (Array.isArray(batch)) out.push(...(batch as string[]));
+    else {
+      const { count, joined } = batch as JoinedRows;
+      // A JSON text holds no raw line feed: the separator is found only between rows.
+      const rows = count === 0 ? [] : joined.toString().split(ROW_SEPARATOR);
+      expect(rows).toHaveLength(count);
+      out.push(...rows);
+    }
+  }
   return out;
 }
 
@@ -198,14 +214,10 @@ describe('PostgreSQL answers as SQLite does', () => {
     await same((s) => s.messages.ingest('texts', messages));
     for (const filter of [{ chatflowid: 'texts' }, { chatflowid: 'texts', sessionId: odd, chatTypes: ['INTERNAL' as const], start: '2026-01-01T00:00:01.000Z' }]) {
       for (const order of ['asc', 'desc'] as const) {
-        const texts = await same(async (s) => {
-          const out: string[] = [];
-          for await (const batch of (await s.messages.list(filter, order, {})).texts!) out.push(...batch.map(String));
-          return out;
-        });
+        const listed = await same(async (s) => texts(await s.messages.list(filter, order, {})));
         const rows = await all(await postgres.messages.list(filter, order, {}));
-        expect(texts).toEqual(rows.map((r) => JSON.stringify(r)));
-        expect(texts.length).toBe(filter.sessionId ? messages.filter((m) => m.sessionId === odd && !m.createdDate.endsWith(':00.000Z')).length : 2300);
+        expect(listed).toEqual(rows.map((r) => JSON.stringify(r)));
+        expect(listed.length).toBe(filter.sessionId ? messages.filter((m) => m.sessionId === odd && !m.createdDate.endsWith(':00.000Z')).length : 2300);
       }
     }
   });
@@ -272,9 +284,8 @@ describe('streaming on PostgreSQL when the planner misjudges', () => {
       store = await openPostgresStore(scratch.url);
       expect((await all(await store.messages.list({ chatflowid: 'flow' }, 'asc', {}))).map((m) => m.id)).toEqual(ids);
       // And the JSON texts a streamed answer sends (read another way: COPY).
-      const texts: string[] = [];
-      for await (const batch of (await store.messages.list({ chatflowid: 'flow' }, 'asc', {})).texts!) texts.push(...batch.map(String));
-      expect(texts.map((t) => (JSON.parse(t) as { id: string }).id)).toEqual(ids);
+      const listed = await texts(await store.messages.list({ chatflowid: 'flow' }, 'asc', {}));
+      expect(listed.map((t) => (JSON.parse(t) as { id: string }).id)).toEqual(ids);
       // Closing ends the store's connections, which report their statistics as they exit.
       await store.close();
       let after = before;

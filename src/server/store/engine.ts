@@ -10,7 +10,7 @@ import { normaliseDateTime } from '../dates.js';
 import type { Dialect } from './migrations.js';
 import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
-import type { DateRange, Listing, PageRequest } from './types.js';
+import type { DateRange, JoinedRows, Listing, PageRequest } from './types.js';
 
 /** Rows fetched per round trip when a whole list is streamed. */
 const STREAM_BATCH = 1000;
@@ -26,13 +26,13 @@ export type BulkInsert = (text: string, rows: readonly object[]) => number;
  * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts). `rows` and
  * `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement) and then `query` in one
  * implicit transaction, one round trip; `rows` answers its rows, `bytes` (of a query of one text
- * column) each row's UTF-8 bytes, never decoded. `copyIn` writes rows (all of one shape) with
+ * column) its rows' UTF-8 bytes joined as a list sends them, never decoded, and the last row's. `copyIn` writes rows (all of one shape) with
  * COPY, a transaction of its own, and answers how many; it fails, writing none, if any clashes on
  * a unique key.
  */
 export interface PgDirect {
   rows(query: CompiledQuery, setting: string): Promise<unknown[]>;
-  bytes(query: CompiledQuery, setting: string): Promise<Buffer[]>;
+  bytes(query: CompiledQuery, setting: string): Promise<JoinedRows & { last: Buffer }>;
   copyIn(table: keyof Database, columns: readonly string[], rows: readonly object[]): Promise<number>;
 }
 
@@ -133,7 +133,11 @@ export class Engine {
     const run = reads ? (q: AnySelect) => reads.rows(q.compile(), SORT_PRICED_OUT) : (q: AnySelect) => this.read(q);
     // PostgreSQL answers from another process: the next batch is asked for as soon as this one
     // has come (its key is known), and is computed there while this one is sent.
-    async function* batches<B>(fetch: (q: AnySelect) => Promise<B[]>, cursorOf: (last: B) => [unknown, unknown]): AsyncGenerator<B[]> {
+    async function* batches<B>(
+      fetch: (q: AnySelect) => Promise<B>,
+      count: (batch: B) => number,
+      cursorOf: (batch: B) => [unknown, unknown],
+    ): AsyncGenerator<B> {
       const ask = (cursor?: [unknown, unknown]) => {
         let q = build();
         if (cursor) q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(cursor[0], cursor[1])));
@@ -143,27 +147,29 @@ export class Engine {
       };
       let next = ask();
       for (;;) {
-        const rows = await next;
-        const full = rows.length === STREAM_BATCH;
-        if (full && pg) next = ask(cursorOf(rows[rows.length - 1]!));
-        yield rows;
+        const batch = await next;
+        const full = count(batch) === STREAM_BATCH;
+        if (full && pg) next = ask(cursorOf(batch));
+        yield batch;
         if (!full) return;
-        if (!pg) next = ask(cursorOf(rows[rows.length - 1]!));
+        if (!pg) next = ask(cursorOf(batch));
       }
     }
+    const length = (batch: readonly unknown[]) => batch.length;
     async function* rows(): AsyncGenerator<T[]> {
-      for await (const batch of batches((q) => run(q) as Promise<Row[]>, keyOf)) yield (batch as R[]).map(map);
+      for await (const batch of batches((q) => run(q) as Promise<Row[]>, length, (b) => keyOf(b[b.length - 1]!))) yield (batch as R[]).map(map);
     }
-    // Only the text is turned into a JavaScript value (on PostgreSQL, not even that: its bytes);
-    // the next batch starts after the key read back from the last row's text.
-    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[] | Buffer[]> {
+    // Only the text is turned into a JavaScript value (on PostgreSQL, not even that: the batch's
+    // bytes as they came); the next batch starts after the key read back from the last row's text.
+    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[] | JoinedRows> {
       const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
       if (reads) {
-        yield* batches((q) => reads.bytes(select(q).compile(), SORT_PRICED_OUT), (last) => keyOf(JSON.parse(last.toString()) as Row));
+        const cursorOf = (b: JoinedRows & { last: Buffer }) => keyOf(JSON.parse(b.last.toString()) as Row);
+        yield* batches((q) => reads.bytes(select(q).compile(), SORT_PRICED_OUT), (b) => b.count, cursorOf);
         return;
       }
-      const cursorOf = (last: string) => keyOf(JSON.parse(last) as Row);
-      yield* batches(async (q) => ((await run(select(q))) as Row[]).map((row) => row.json as string), cursorOf);
+      const cursorOf = (b: string[]) => keyOf(JSON.parse(b[b.length - 1]!) as Row);
+      yield* batches(async (q) => ((await run(select(q))) as Row[]).map((row) => row.json as string), length, cursorOf);
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
   }

@@ -39,10 +39,19 @@ export interface Listing<T> {
   rows: AsyncIterable<readonly T[]> | Iterable<readonly T[]>;
   /**
    * The same rows as JSON texts (each exactly JSON.stringify of the row), when the database can
-   * write them itself more cheaply; a streamed answer then sends these instead of `rows`. As
-   * UTF-8 bytes when that is how they came (PostgreSQL), so that they are never decoded.
+   * write them itself more cheaply; a streamed answer then sends these instead of `rows`. A batch
+   * at a time as UTF-8 bytes when that is how they came (PostgreSQL): never decoded, never split.
    */
-  texts?: AsyncIterable<readonly string[] | readonly Buffer[]>;
+  texts?: AsyncIterable<readonly string[] | JoinedRows>;
+}
+
+/** Between two rows of a list as the service sends it (a JSON array, one row a line). */
+export const ROW_SEPARATOR = ',\n';
+
+/** `count` rows' JSON texts in UTF-8, joined by ROW_SEPARATOR. */
+export interface JoinedRows {
+  count: number;
+  joined: Buffer;
 }
 
 /** Inclusive bounds, already normalised to stored ISO strings. */
