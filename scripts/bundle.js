@@ -179,6 +179,14 @@ const imports = mainCode.match(/\bimport\((?=["'])/g)?.length ?? 0;
 if (imports === 0 || /\bimport\((?!["'])/.test(mainCode)) throw new Error('main.cjs: expected only import("literal") calls to rewrite');
 writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
 
+// empty.db: the database a first command on the embedded default copies (store/sqlite.ts,
+// `template`), made by the migrations as any new file is: the current schema, WAL, no data.
+{
+  const { openStore } = await import('../dist/server/open-store.js');
+  const emptyDb = fileURLToPath(new URL('../dist/bundle/empty.db', import.meta.url));
+  await (await openStore({ dbPath: emptyDb })).close();
+}
+
 // The shipped code cache (bin/bundles.js, scripts/train-code-cache.js), where Node does not cache
 // compiled code itself: the common commands run once, in a home of their own, their output dropped.
 if (!Module.enableCompileCache) {

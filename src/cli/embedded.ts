@@ -74,7 +74,9 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 
 async function inProcess(dbPath: string) {
   const [{ openInProcess }, { openStore }] = await Promise.all([import('../server/in-process.js'), import('../server/open-store.js')]);
-  const store = await openStore({ dbPath });
+  // A new database is a copy of the build's empty one (scripts/bundle.js), beside this bundle.
+  const template = process.getBuiltinModule('node:url').fileURLToPath(new URL('./empty.db', import.meta.url));
+  const store = await openStore({ dbPath, template });
   return openInProcess({ store, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
     await store.close();
     throw err;

@@ -9,6 +9,8 @@ export interface StoreChoice {
   /** PostgreSQL URL: selects the PostgreSQL store instead. */
   databaseUrl?: string;
   poolSize?: number;
+  /** SQLite: a new file is a copy of this empty database (see SqliteOptions). */
+  template?: string;
 }
 
 /** A start-up failure the operator can fix, already phrased for them. */
@@ -24,7 +26,7 @@ export async function openStore(choice: StoreChoice): Promise<Store> {
     }
   }
   try {
-    return await openSqliteStore(choice.dbPath);
+    return await openSqliteStore(choice.dbPath, choice.template ? { template: choice.template } : {});
   } catch (err) {
     throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err)}`);
   }

@@ -3,31 +3,17 @@
 // a user cache is written at a first run's exit when the shipped one does not fit. A cache V8
 // refuses (corrupt, another Node) is ignored: the command answers the same. Node 22+ caches
 // compiled code itself (module.enableCompileCache), and these do not apply.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { cliEnv, createHome, type CliHome } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, copyPackage, createHome, type CliHome } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHIPPED = ['main.cjs', 'server.cjs'].map((b) => `${b}-${process.version}-${process.arch}.bin`);
 const nodeCaches = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-
-/** A copy of the built package (bin, dist; node_modules linked) whose files a test may spoil. */
-function copyPackage(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'chatflow-package-'));
-  copies.push(dir);
-  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-const copies: string[] = [];
-afterAll(() => {
-  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
-});
 
 /** The first command after an install: a new database, answered in this process (no local service). */
 async function firstCommand(pkg: string, home: CliHome) {

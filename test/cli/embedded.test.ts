@@ -1,11 +1,13 @@
 // The embedded default: no URL anywhere, so each invocation starts the service on the local
 // SQLite database (under XDG_DATA_HOME, or CHATFLOW_DB) and what one invocation creates the next sees.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/open-store.js';
-import { BIN, cliEnv, createHome, runCli } from '../helpers/cli.js';
+import { BIN, cliEnv, copyPackage, createHome, runCli } from '../helpers/cli.js';
 
 describe('the embedded service', () => {
   it('create, then a second invocation lists it; the database is under XDG_DATA_HOME', async () => {
@@ -41,6 +43,50 @@ describe('the embedded service', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(listed.exitCode, listed.stderr).toBe(0);
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((v) => v.name).sort()).toEqual(['ONE', 'THREE', 'TWO']);
+  });
+
+  it('a new database is a copy of the build\'s empty one, with the schema its migrations make; without that file, made by them', async () => {
+    /** The schema of a database file, and when its migrations ran. */
+    const inspect = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return {
+          journal: db.pragma('journal_mode', { simple: true }),
+          schema: db.prepare("select type, name, tbl_name, sql from sqlite_master where name not like 'sqlite_%' order by name").all(),
+          migrated: (db.prepare('select name, timestamp from kysely_migration order by name').all() as { name: string; timestamp: string }[]),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const scratch = mkdtempSync(join(tmpdir(), 'chatflow-schema-'));
+    try {
+      const reference = join(scratch, 'migrated.db');
+      await (await openStore({ dbPath: reference })).close();
+      const expected = inspect(reference);
+
+      const started = new Date().toISOString();
+      const home = createHome();
+      const r = await runCli(['variables', 'set', 'FIRST', '1'], { home });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const copied = inspect(join(home.dataDir, 'chatflow', 'chatflow.db'));
+      expect(copied.journal).toBe('wal');
+      expect(copied.schema).toEqual(expected.schema);
+      expect(copied.migrated.map((m) => m.name)).toEqual(expected.migrated.map((m) => m.name));
+      // Migrated before this command: by the build.
+      for (const m of copied.migrated) expect(m.timestamp < started, m.name).toBe(true);
+
+      const pkg = copyPackage();
+      rmSync(join(pkg, 'dist', 'bundle', 'empty.db'));
+      const other = createHome();
+      const made = await execa(process.execPath, [join(pkg, 'bin', 'chatflow.js'), 'variables', 'set', 'FIRST', '1'], { reject: false, extendEnv: false, env: cliEnv({ home: other }) });
+      expect(made.exitCode, made.stderr).toBe(0);
+      const migrated = inspect(join(other.dataDir, 'chatflow', 'chatflow.db'));
+      expect(migrated.schema).toEqual(expected.schema);
+      for (const m of migrated.migrated) expect(m.timestamp >= started, m.name).toBe(true);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('CHATFLOW_DB chooses the file; another home with the same file sees the data, the default file does not', async () => {

@@ -2,7 +2,7 @@
 // from the test process (no CHATFLOW_*, NO_COLOR, CI, proxies), a temporary HOME and XDG dirs, and
 // no local service (CHATFLOW_NO_SERVICE=1) unless a test removes that.
 // Build first (`npm run build`): the tests run the bundle in dist/, not src/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,16 +32,19 @@ export interface CliHome {
 const created: string[] = [];
 let cleanupRegistered = false;
 
+function registerCleanup(): void {
+  if (cleanupRegistered) return;
+  cleanupRegistered = true;
+  process.once('exit', () => {
+    for (const d of created) rmSync(d, { recursive: true, force: true });
+  });
+}
+
 /** A new empty home; removed when the test process exits. */
 export function createHome(): CliHome {
   const dir = mkdtempSync(join(tmpdir(), 'chatflow-cli-'));
   created.push(dir);
-  if (!cleanupRegistered) {
-    cleanupRegistered = true;
-    process.once('exit', () => {
-      for (const d of created) rmSync(d, { recursive: true, force: true });
-    });
-  }
+  registerCleanup();
   const configDir = join(dir, 'config');
   const dataDir = join(dir, 'data');
   const cacheDir = join(dir, 'cache');
@@ -53,6 +56,17 @@ export function createHome(): CliHome {
     cacheDir,
     env: { HOME: dir, XDG_CONFIG_HOME: configDir, XDG_DATA_HOME: dataDir, XDG_CACHE_HOME: cacheDir },
   };
+}
+
+/** A copy of the built package (bin, dist; node_modules linked) whose files a test may change; removed at exit. */
+export function copyPackage(): string {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'chatflow-package-'));
+  created.push(dir);
+  registerCleanup();
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(root, part), join(dir, part), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
 }
 
 export interface CliOptions {
