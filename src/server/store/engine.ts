@@ -24,15 +24,15 @@ export type BulkInsert = (text: string, rows: readonly object[]) => number;
 
 /**
  * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts). `rows` and
- * `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement) and then `query` in one
- * implicit transaction, one round trip; `rows` answers its rows, `bytes` (of a query of one text
+ * `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement), if any, and then
+ * `query` in one implicit transaction, one round trip; `rows` answers its rows, `bytes` (of a query of one text
  * column) its rows' UTF-8 bytes joined as a list sends them, never decoded, and the last row's. `copyIn` writes rows (all of one shape) with
  * COPY, a transaction of its own, and answers how many; it fails, writing none, if any clashes on
  * a unique key.
  */
 export interface PgDirect {
-  rows(query: CompiledQuery, setting: string): Promise<unknown[]>;
-  bytes(query: CompiledQuery, setting: string): Promise<JoinedRows & { last: Buffer }>;
+  rows(query: CompiledQuery, setting?: string): Promise<unknown[]>;
+  bytes(query: CompiledQuery, setting?: string): Promise<JoinedRows & { last: Buffer }>;
   copyIn(table: keyof Database, columns: readonly string[], rows: readonly object[]): Promise<number>;
 }
 
@@ -73,7 +73,10 @@ export interface ListingSort {
   key: string;
   id: string;
   order: SortOrder;
-  /** `false` for a join whose order no index gives (see SORT_PRICED_OUT in `listing`). */
+  /**
+   * `false` where no index gives the order (a join; on PostgreSQL, a filter whose index holds only
+   * its own columns): sorting then stays allowed (see SORT_PRICED_OUT in `listing`).
+   */
   indexed?: boolean;
 }
 
@@ -129,8 +132,9 @@ export class Engine {
     // has its order. Statistics lag a bulk load (rows dated after the last ANALYZE look like none):
     // the planner then bitmap-scans and sorts every remaining row for each batch of a thousand,
     // which made exporting a freshly imported million messages quadratic.
-    const reads = sort.indexed !== false ? this.pgDirect : undefined;
-    const run = reads ? (q: AnySelect) => reads.rows(q.compile(), SORT_PRICED_OUT) : (q: AnySelect) => this.read(q);
+    const reads = this.pgDirect;
+    const setting = sort.indexed !== false ? SORT_PRICED_OUT : undefined;
+    const run = reads ? (q: AnySelect) => reads.rows(q.compile(), setting) : (q: AnySelect) => this.read(q);
     // PostgreSQL answers from another process: the next batch is asked for as soon as this one
     // has come (its key is known), and is computed there while this one is sent.
     async function* batches<B>(
@@ -165,7 +169,7 @@ export class Engine {
       const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
       if (reads) {
         const cursorOf = (b: JoinedRows & { last: Buffer }) => keyOf(JSON.parse(b.last.toString()) as Row);
-        yield* batches((q) => reads.bytes(select(q).compile(), SORT_PRICED_OUT), (b) => b.count, cursorOf);
+        yield* batches((q) => reads.bytes(select(q).compile(), setting), (b) => b.count, cursorOf);
         return;
       }
       const cursorOf = (b: string[]) => keyOf(JSON.parse(b[b.length - 1]!) as Row);

@@ -298,13 +298,14 @@ function pgDirect(pool: Pool, escape: (text: string) => string, ident: (name: st
       }),
     rows: (query, setting) =>
       run(async (client) => {
+        if (!setting) return (await client.query(inline(query))).rows;
         // Two statements: pg answers a result each.
         const results = (await client.query(`${setting}; ${inline(query)}`)) as unknown as { rows: unknown[] }[];
         return results[1]!.rows;
       }),
     bytes: (query, setting) =>
       run((client) => {
-        const copy = new CopyOut(`${setting}; copy (${inline(query)}) to stdout (format binary)`);
+        const copy = new CopyOut(`${setting ? `${setting}; ` : ''}copy (${inline(query)}) to stdout (format binary)`);
         client.query(copy as never);
         return copy.done;
       }),
