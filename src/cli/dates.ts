@@ -47,17 +47,30 @@ function localZone(): Zone {
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
+// The last local minute formatted: a table's rows come in date order, many in the same minute.
+// Its local text follows from its UTC minute (`2026-01-02T03:04`) in any zone whose offsets are
+// whole minutes, as every zone's have been since 1973 (Monrovia's were -0:44:30 until 1972).
+let lastZone: Zone | undefined;
+let lastMinute = '';
+let lastText = '';
+
 /**
  * An instant as `2026-01-02 03:04` in the zone; text that is not a date is given back as it is.
- * Called for every date cell of a table, so UTC takes a path without Date objects.
+ * Called for every date cell of a table, so UTC takes a path without Date objects, and a local
+ * zone one Date a minute.
  */
 export function formatInstant(iso: string, zone: Zone): string {
-  if (zone.utc && iso.length >= 17 && iso[10] === 'T' && iso.endsWith('Z')) return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  const utcIso = iso.length >= 17 && iso[10] === 'T' && iso.endsWith('Z');
+  if (zone.utc && utcIso) return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  const cached = !zone.utc && utcIso && iso >= '1973';
+  if (cached && zone === lastZone && iso.startsWith(lastMinute)) return lastText;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return zone.utc
+  const text = zone.utc
     ? `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`
     : `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  if (cached) [lastZone, lastMinute, lastText] = [zone, iso.slice(0, 16), text];
+  return text;
 }
 
 /** The line that names the zone under a table. */

@@ -29,6 +29,16 @@ describe('the zone', () => {
     expect(formatInstant('2026-10-30T15:30:59+02:00', timeZone({ utc: true }))).toBe('2026-10-30 13:30');
     expect(formatInstant('not a date', timeZone())).toBe('not a date');
   });
+
+  it('formats rows in date order minute by minute, across the hour the clocks go back', () => {
+    vi.stubEnv('TZ', 'America/New_York');
+    const z = timeZone();
+    const rows = ['2026-11-01T05:59:00.000Z', '2026-11-01T05:59:59.999Z', '2026-11-01T06:00:00.000Z', '2026-11-01T06:00:30.000Z', '2026-11-01T06:01:00.000Z'];
+    expect(rows.map((r) => formatInstant(r, z))).toEqual(['2026-11-01 01:59', '2026-11-01 01:59', '2026-11-01 01:00', '2026-11-01 01:00', '2026-11-01 01:01']);
+    vi.stubEnv('TZ', 'Asia/Tokyo');
+    expect(formatInstant('2026-11-01T06:01:00.000Z', timeZone())).toBe('2026-11-01 15:01');
+    expect(formatInstant('2026-11-01T06:01:10.000Z', timeZone({ utc: true }))).toBe('2026-11-01 06:01');
+  });
 });
 
 describe('filters in the zone', () => {
