@@ -83,6 +83,19 @@ function lazyBuiltin(name) {
   ].join('\n');
 }
 
+/**
+ * Builtins a library requires when it loads but uses only for what we never or rarely ask of it:
+ * required when first used instead.
+ */
+const LAZY_REQUIRES = [
+  // commander: child_process for executable subcommands, which we do not use.
+  ['/node_modules/commander/', /child_process$/],
+  // fastify: https and http2 for servers of those kinds (ours are HTTP, or none: the embedded
+  // service answers in-process), dns to resolve the host it listens on. Loading them (tls, crypto,
+  // http2) cost each in-process command ~10 ms of a quiet machine's time.
+  ['/node_modules/fastify/', /^(node:)?(https|http2|dns)$/],
+];
+
 /** `redirect`: send our code's imports of the lazy parts to their files. */
 const plugin = (redirect) => ({
   name: 'chatflow',
@@ -101,10 +114,8 @@ const plugin = (redirect) => ({
     // readline, costs nothing to a command that never reads a file through it).
     b.onResolve({ filter: BUILTIN }, (args) => {
       if (args.kind === 'require-call') {
-        // commander requires child_process for executable subcommands, which we do not use.
-        return args.importer.includes('/node_modules/commander/') && /child_process$/.test(args.path)
-          ? { path: args.path, namespace: 'lazy-builtin' }
-          : undefined;
+        const lazy = LAZY_REQUIRES.some(([from, builtin]) => args.importer.includes(from) && builtin.test(args.path));
+        return lazy ? { path: args.path, namespace: 'lazy-builtin' } : undefined;
       }
       return { path: args.path, namespace: 'builtin' };
     });

@@ -1,6 +1,6 @@
 // The embedded default: no URL anywhere, so each invocation starts the service on the local
 // SQLite database (under XDG_DATA_HOME, or CHATFLOW_DB) and what one invocation creates the next sees.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -86,6 +86,23 @@ describe('the embedded service', () => {
       for (const m of migrated.migrated) expect(m.timestamp >= started, m.name).toBe(true);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('a command answering in its own process loads no TLS, HTTPS, HTTP/2 or DNS module (the service listens on nothing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatflow-builtins-'));
+    try {
+      // Node's own modules this process loaded, written to stderr at its exit.
+      const hook = join(dir, 'builtins.cjs');
+      writeFileSync(hook, `process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'BUILTIN ' + m.slice(13)).join('\\n') + '\\n'));`);
+      const r = await execa(process.execPath, ['--require', hook, BIN, 'variables', 'set', 'LOCAL', '1'], { reject: false, extendEnv: false, env: cliEnv() });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const builtins = r.stderr.split('\n').filter((l) => l.startsWith('BUILTIN ')).map((l) => l.slice(8));
+      // (It did load the service, whose fastify requires these when it loads.)
+      expect(builtins).toContain('http');
+      expect(builtins.filter((m) => /^(tls|https|http2|dns|_tls_wrap)$/.test(m))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
