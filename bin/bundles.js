@@ -5,9 +5,9 @@
 // (fastify, kysely, ajv) 1.4 MB. Node 22+ caches compiled code itself (module.enableCompileCache).
 // On Node 20 each bundle runs as a vm.Script with a V8 code cache:
 // - shipped: `npm run build` runs the common commands once in one process
-//   (scripts/train-code-cache.js) and keeps what they compiled beside the bundle,
-//   `code-cache/<bundle>-<node version>-<arch>.bin`, so that even the first command after an
-//   install compiles nothing;
+//   (scripts/train-code-cache.js) and keeps what they compiled beside the bundle, one cache for
+//   each kind of run (help, completion, a command), `code-cache/<bundle>-<kind>-<node
+//   version>-<arch>.bin`, so that even the first command after an install compiles nothing;
 // - the user's, `$XDG_CACHE_HOME/chatflow/code-cache/` (keyed by the Node version and the bundle's
 //   size and time), written at a run's exit when there was none to use or V8 refused it (a build by
 //   another Node, other V8 flags, a damaged file); once there, it is used before the shipped one.
@@ -23,9 +23,20 @@ const loaded = new Map();
 /** scripts/train-code-cache.js: compile from the source, write no user cache. */
 let training = false;
 
-/** The shipped cache of `file` for this Node. */
+/**
+ * Which of the shipped caches fits this run: help, completion, or a command. Each holds what its
+ * kind of run compiles: V8 reads the whole of a cache, and one for every kind made help and
+ * completion, whose runs are short, slower than their own.
+ */
+function kindOf(argv) {
+  if (argv[0] === '__complete') return 'complete';
+  return argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h') ? 'help' : 'command';
+}
+let kind = kindOf(process.argv.slice(2));
+
+/** The shipped cache of `file` for this Node and this kind of run. */
 function shippedCache(file) {
-  return path.join(path.dirname(file), 'code-cache', `${path.basename(file)}-${process.version}-${process.arch}.bin`);
+  return path.join(path.dirname(file), 'code-cache', `${path.basename(file)}-${kind}-${process.version}-${process.arch}.bin`);
 }
 
 /** The bundle's exports (loaded once). */
@@ -105,7 +116,9 @@ module.exports = {
   importer,
   scripts,
   shippedCache,
-  train() {
+  /** scripts/train-code-cache.js: compile from the source, write no user cache, keep the caches of `runKind`. */
+  train(runKind) {
     training = true;
+    kind = runKind;
   },
 };

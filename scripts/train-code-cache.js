@@ -1,9 +1,9 @@
 // The shipped code cache (bin/bundles.js): run by scripts/bundle.js at the end of `npm run build`
-// on Node 20 (Node 22+ caches compiled code itself). Runs the commands people run most, in this one
-// process, on the embedded service and against a server, then keeps what V8 compiled for them at
-// its exit:
-// dist/bundle/code-cache/<bundle>-<node version>-<arch>.bin. A later start of that Node restores
-// it instead of compiling, the first command after an install included.
+// on Node 20 (Node 22+ caches compiled code itself), once for each kind of run (help, complete,
+// command). Runs that kind's common commands in this one process (commands on the embedded
+// service and against a server), then keeps what V8 compiled for them at its exit:
+// dist/bundle/code-cache/<bundle>-<kind>-<node version>-<arch>.bin. A later start of that Node
+// restores it instead of compiling, the first command after an install included.
 //
 // scripts/bundle.js runs it in a home of its own, with no local service (CHATFLOW_NO_SERVICE) and
 // its output thrown away; a command that fails here fails the build.
@@ -16,7 +16,9 @@ const require = createRequire(import.meta.url);
 const bundles = require('../bin/bundles.js');
 const dir = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
 
-bundles.train();
+// The kind of run to train (bin/bundles.js keeps a cache for each): help, complete or command.
+const kind = process.argv[2];
+bundles.train(kind);
 globalThis._cfImp = bundles.importer(dir);
 const { main } = bundles.loadBundle(join(dir, 'main.cjs'));
 const run = async (...args) => {
@@ -24,31 +26,53 @@ const run = async (...args) => {
   if (code !== 0) throw new Error(`chatflow ${args.join(' ')}: exit ${code}`);
 };
 
-await run('--help');
-await run('variables', '--help');
-// The embedded service in this process: a new database (the first command after an install), then
-// the commands of the README on the demo's data.
-await run('variables', 'list', '-o', 'json');
-await run('demo');
-await run('variables', 'set', 'TRAINED', '1');
-await run('variables', 'list', '-o', 'json');
-await run('messages', 'list', 'demo-support-bot', '-o', 'json');
-await run('messages', 'list', 'demo-support-bot', '-o', 'table');
-// A server (as the local service or a remote one is reached).
-const { startServer, openStore } = await globalThis._cfImp('./server.cjs');
-const server = await startServer({ store: await openStore({ dbPath: join(process.env.HOME, 'server.db') }), port: 0 });
-try {
-  await run('demo', '--url', server.url);
-  await run('variables', 'list', '-o', 'json', '--url', server.url);
-  await run('messages', 'list', 'demo-support-bot', '-o', 'json', '--url', server.url);
-} finally {
-  await server.close();
+/** A server (as the local service or a remote one is reached), from dist/server: not server.cjs, whose cache is for a command's own process. */
+async function withServer(work) {
+  const [{ startServer }, { openStore }] = await Promise.all([import('../dist/server/app.js'), import('../dist/server/open-store.js')]);
+  const server = await startServer({ store: await openStore({ dbPath: join(process.env.HOME, 'server.db') }), port: 0 });
+  try {
+    await work(server.url);
+  } finally {
+    await server.close();
+  }
 }
 
-// Last: completion ends its process (handlers/completion.ts), and the caches are written then.
+const KINDS = {
+  async help() {
+    await run('--help');
+    await run('variables', '--help');
+    await run('help', 'messages');
+  },
+  async command() {
+    // The embedded service in this process: a new database (the first command after an install),
+    // then the commands of the README on the demo's data.
+    await run('variables', 'list', '-o', 'json');
+    await run('demo');
+    await run('variables', 'set', 'TRAINED', '1');
+    await run('variables', 'list', '-o', 'json');
+    await run('messages', 'list', 'demo-support-bot', '-o', 'json');
+    await run('messages', 'list', 'demo-support-bot', '-o', 'table');
+    await withServer(async (url) => {
+      await run('demo', '--url', url);
+      await run('variables', 'list', '-o', 'json', '--url', url);
+      await run('messages', 'list', 'demo-support-bot', '-o', 'json', '--url', url);
+    });
+  },
+  async complete() {
+    await withServer(async (url) => {
+      // (A variable for the ids it offers, made without the CLI: only completion's code is kept.)
+      await fetch(`${url}/api/v1/variables`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"TRAINED","value":"1"}' });
+      process.env.CHATFLOW_URL = url;
+      // (Completion ends its process: handlers/completion.ts.)
+      await run('__complete', '--', 'variables', 'delete', '');
+    });
+  },
+};
+if (!KINDS[kind]) throw new Error(`no such kind of run: ${kind}`);
+// At the exit, when all ran (completion ends its process itself).
 process.once('exit', (code) => {
   if (code !== 0) return;
   mkdirSync(join(dir, 'code-cache'), { recursive: true });
   for (const [file, script] of bundles.scripts) writeFileSync(bundles.shippedCache(file), script.createCachedData());
 });
-await run('__complete', '--', 'va');
+await KINDS[kind]();

@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { cliEnv, copyPackage, createHome, type CliHome } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SHIPPED = ['main.cjs', 'server.cjs'].map((b) => `${b}-${process.version}-${process.arch}.bin`);
+/** The shipped caches: main.cjs's for each kind of run, server.cjs's for a command. */
+const SHIPPED = ['main.cjs-help', 'main.cjs-complete', 'main.cjs-command', 'server.cjs-command'].map((b) => `${b}-${process.version}-${process.arch}.bin`);
 const nodeCaches = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /** The first command after an install: a new database, answered in this process (no local service). */
@@ -39,10 +40,15 @@ const userCaches = (home: CliHome) => {
 };
 
 describe.skipIf(nodeCaches)('the code cache (Node 20)', () => {
-  it('the build ships one for main.cjs and server.cjs; with it a first command writes no cache of its own', async () => {
+  it('the build ships them (main.cjs for help, completion and a command; server.cjs); with them first runs write no cache of their own', async () => {
     for (const name of SHIPPED) expect(existsSync(join(ROOT, 'dist', 'bundle', 'code-cache', name)), name).toBe(true);
     const home = createHome();
     await firstCommand(ROOT, home);
+    for (const args of [['--help'], ['__complete', '--', 'va']]) {
+      const r = await execa(process.execPath, [join(ROOT, 'bin', 'chatflow.js'), ...args], { reject: false, extendEnv: false, env: cliEnv({ home }) });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/variables/);
+    }
     expect(userCaches(home)).toEqual([]);
   });
 
