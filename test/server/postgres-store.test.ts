@@ -81,7 +81,7 @@ describe('migrations on PostgreSQL', () => {
       await client.connect();
       const { rows } = await client.query('SELECT name FROM kysely_migration ORDER BY name');
       await client.end();
-      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }, { name: '0003_feedback_key_kept_by_the_store' }, { name: '0004_no_index_for_few_valued_filters' }, { name: '0005_postgres_filter_indexes_without_order' }]);
+      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }, { name: '0003_feedback_key_kept_by_the_store' }, { name: '0004_no_index_for_few_valued_filters' }, { name: '0005_postgres_filter_indexes_without_order' }, { name: '0006_postgres_filter_indexes_ordered_again' }]);
       // Every replica works on the one set of tables.
       const v = await stores[0]!.variables.create({ name: 'shared' });
       for (const s of stores) expect((await all(await s.variables.list({}))).map((x) => x.id)).toEqual([v.id]);
@@ -339,7 +339,8 @@ describe('streaming on PostgreSQL when the planner misjudges', () => {
         chatId: `c-${Math.floor(i / 10)}`,
         createdDate: new Date(Date.UTC(2025, 2, 1) + i * 60_000).toISOString(),
       })),
-      (client) => client.query('ANALYZE chat_message'),
+      // Statistics from before the messages came, as right after an import.
+      async () => {},
       async (store) => {
         const range = { start: '2025-03-01T00:00:00.000Z', end: '2025-04-01T00:00:00.000Z' };
         for (const filter of [{ sessionId: 's-70' }, { chatId: 'c-70', ...range }]) {
@@ -348,12 +349,12 @@ describe('streaming on PostgreSQL when the planner misjudges', () => {
           expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => `m00${700 + i}`));
         }
       },
-      (r) => r('chat_message_session') >= 10 && r('chat_message_chat') >= 10,
+      (r) => r('chat_message_flow_session') >= 10 && r('chat_message_flow_chat') >= 10,
     );
-    // Ten entries of each filter's index; none of the chatflow's date index (with sorting priced
-    // out for the order's sake, the planner walked it: every message of the chatflow).
-    expect(read('chat_message_session')).toBe(10);
-    expect(read('chat_message_chat')).toBe(10);
+    // Ten entries of each filter's index; none of the chatflow's date index (which the planner
+    // walked when the filter's index held no order: every message of the chatflow).
+    expect(read('chat_message_flow_session')).toBe(10);
+    expect(read('chat_message_flow_chat')).toBe(10);
     expect(read('chat_message_flow_date')).toBe(0);
   });
 });

@@ -73,10 +73,7 @@ export interface ListingSort {
   key: string;
   id: string;
   order: SortOrder;
-  /**
-   * `false` where no index gives the order (a join; on PostgreSQL, a filter whose index holds only
-   * its own columns): sorting then stays allowed (see SORT_PRICED_OUT in `listing`).
-   */
+  /** `false` for a join whose order no index gives: sorting then stays allowed (see SORT_PRICED_OUT in `listing`). */
   indexed?: boolean;
 }
 

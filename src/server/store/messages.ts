@@ -107,14 +107,11 @@ export class KyselyMessages implements MessageRepository {
 
   list(filter: MessageFilter, order: SortOrder, page: PageRequest): Promise<Listing<ChatMessage>> {
     const plain = !filter.withFeedback && !filter.feedbackType;
-    // PostgreSQL's sessionId and chatId indexes hold no order (migration 0005): a session's or a
-    // chat's messages are found by them and sorted, not walked to in the date index.
-    const narrowed = this.engine.kind === 'postgres' && (filter.sessionId !== undefined || filter.chatId !== undefined);
     return this.engine.listing(
       () => this.select(filter),
       // Joined with feedback, walking the messages in order to find the few with feedback would
       // cost more than sorting those few.
-      { column: 'm.createdDate', key: 'createdDate', id: 'm.id', order, indexed: plain && !narrowed },
+      { column: 'm.createdDate', key: 'createdDate', id: 'm.id', order, indexed: plain },
       page,
       toMessage,
       plain ? messageJson(this.engine.kind, 'm.') : undefined,
