@@ -1,7 +1,7 @@
 // The SQLite file itself: new files get 16 KiB pages (faster bulk imports and deletes), and a
 // file made with SQLite's default 4 KiB pages, as earlier versions made them, keeps working. The
 // WAL is checkpointed in large steps (an import's pages copied into the file once, not at each
-// commit).
+// commit), on a thread of its own.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,5 +69,23 @@ describe('the SQLite file', () => {
     await store.close();
     // Closed, everything is in the file (and the WAL gone).
     expect(statSync(path).size).toBeGreaterThan(30_000_000);
+  });
+
+  it('a WAL past its checkpoint size is copied into the file by the checkpointer while the store stays open', async () => {
+    const path = join(dir, 'checkpointed.db');
+    const store = await openSqliteStore(path, { checkpointBytes: 4_000_000 });
+    const text = 'y'.repeat(1000);
+    for (let c = 0; c < 3; c++) {
+      const batch = Array.from({ length: 3000 }, (_, i) => ({ ...message(`m-${c}-${i}`), content: `${text}${c}-${i}` }));
+      expect(await store.messages.ingest('flow', batch)).toBe(3000);
+    }
+    // On its own thread: waited for, not timed.
+    while (statSync(path).size < 8_000_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { rows } = await store.messages.list({ chatflowid: 'flow' }, 'asc', {});
+    let count = 0;
+    for await (const batch of rows) count += batch.length;
+    expect(count).toBe(9000);
+    await store.close();
+    expect(() => statSync(`${path}-wal`)).toThrow();
   });
 });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { checkpointer } from './checkpointer.js';
 import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
@@ -19,6 +20,8 @@ export interface SqliteOptions {
    * the file system's syncs of those steps.
    */
   template?: string;
+  /** Bytes of WAL after which it is checkpointed on a thread of its own (checkpointer.ts); default 256 MiB. */
+  checkpointBytes?: number;
 }
 
 /** KiB of page cache for the writer's connection (see openSqliteStore). */
@@ -27,8 +30,10 @@ const WRITER_CACHE_KIB = 64 * 1024;
 /** Bytes a page of a new database file (see openSqliteStore). */
 const PAGE_SIZE = 16_384;
 
-/** WAL pages after which a commit checkpoints (256 MiB of 16 KiB pages; see openSqliteStore). */
-const CHECKPOINT_PAGES = 16_384;
+/** WAL bytes after which the checkpointer's thread copies them into the file (see openSqliteStore). */
+const CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** WAL pages after which a commit checkpoints on the writer's thread, should the checkpointer lag or fail. */
+const CHECKPOINT_PAGES = 65_536;
 /** Bytes the WAL file is cut back to once checkpointed. */
 const WAL_KEPT_BYTES = 64 * 1024 * 1024;
 
@@ -44,7 +49,11 @@ const CACHE_SQL_CHARS = 200_000;
  * afresh, and preparing a 500-row INSERT is a good part of running it. A statement still being
  * iterated is busy: then a fresh one is prepared.
  */
-function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase & { prepare(text: string): BetterSqlite3.Statement } {
+function preparingOnce(
+  sqlite: BetterSqlite3.Database,
+  /** Called after each COMMIT (kysely's, or one of ours), once it has run. */
+  committed?: () => void,
+): SqliteDatabase & { prepare(text: string): BetterSqlite3.Statement } {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const cache = new Map<string, BetterSqlite3.Statement>();
   let chars = 0;
@@ -60,6 +69,8 @@ function preparingOnce(sqlite: BetterSqlite3.Database): SqliteDatabase & { prepa
       // ROLLBACK would then fail with "no transaction is active" and replace the error that
       // matters. With no transaction left, the rollback is a statement that does nothing.
       if (sql === 'rollback' && !sqlite.inTransaction) return sqlite.prepare('select 0 where 0');
+      // (Prepared right before it runs, synchronously: an immediate callback comes after it.)
+      if (sql === 'commit' && committed) setImmediate(committed);
       const cached = cache.get(sql);
       if (cached) cache.delete(sql);
       else chars += sql.length;
@@ -125,19 +136,28 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     // it is full. SQLite's 2 MiB default spilled them to the WAL over and over in a long delete of
     // random ids (100,000 messages: 15-25% faster with this); taken only as pages are used.
     sqlite.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
-    // Checkpoints (copying the WAL's pages into the file, and syncing both) run at a commit, on
-    // the writer's thread. SQLite's default, every 1,000 pages, checkpointed after nearly every
-    // commit of an import: with random ids each commit rewrites most of the id index, copied into
-    // the file again each time. At 256 MiB a page rewritten by several commits is copied once (a
-    // million-message insert some 15-30% faster in raw better-sqlite3); the WAL file is then cut
-    // back to 64 MiB instead of staying as large as it ever grew.
+    // Checkpoints (copying the WAL's pages into the file, and syncing both) run on a thread of
+    // their own (checkpointer.ts), once the WAL holds 256 MiB. SQLite's default, at a commit every
+    // 1,000 pages, checkpointed after nearly every commit of an import, on the service's thread:
+    // with random ids each commit rewrites most of the id index, copied into the file again each
+    // time (at 256 MiB a page rewritten by several commits is copied once: a million-message
+    // insert some 15-30% faster in raw better-sqlite3). The writer checkpoints itself only past
+    // 1 GiB (a checkpointer that lags or could not start), and the WAL file is cut back to 64 MiB
+    // instead of staying as large as it ever grew.
     sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
     sqlite.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   } catch (err) {
     sqlite.close();
     throw err;
   }
-  const writer = preparingOnce(sqlite);
+  const file = path !== ':memory:' && path !== '';
+  const checkpoints = file
+    ? checkpointer(path, options.checkpointBytes ?? CHECKPOINT_BYTES, {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        addon,
+      })
+    : undefined;
+  const writer = preparingOnce(sqlite, checkpoints?.committed);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
   // Bulk inserts bind each row object to a statement prepared once (see Engine.insertChunks).
   const bulk: BulkInsert = (text, rows) => {
@@ -162,13 +182,22 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     }
   } catch (err) {
     await db.destroy();
+    await checkpoints?.close();
     throw err;
   }
   // Listings read on a connection of their own (see Engine): in WAL mode it reads the last
   // committed state while the writer's connection is inside a transaction.
-  if (path === ':memory:' || path === '') return new KyselyStore(db, 'sqlite', db, bulk);
+  if (!checkpoints) return new KyselyStore(db, 'sqlite', db, bulk);
   const reading = new BetterSqlite3(path, { readonly: true, ...addon });
   reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
-  return new KyselyStore(db, 'sqlite', reader, bulk);
+  const store = new KyselyStore(db, 'sqlite', reader, bulk);
+  // Closed with the store, after its connections: a checkpoint under way finishes first, and the
+  // last connection to close checkpoints what is left and removes the WAL.
+  const closeConnections = store.close.bind(store);
+  store.close = async () => {
+    await closeConnections();
+    await checkpoints.close();
+  };
+  return store;
 }
