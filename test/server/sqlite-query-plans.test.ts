@@ -100,24 +100,31 @@ describe('SQLite plans of a message delete', () => {
       const db = new Kysely<Tables>({
         dialect: new SqliteDialect({ database: sqlite }),
         log: (event) => {
-          if (event.level === 'query' && /^delete from "chat_message" /.test(event.query.sql)) statements.push(event.query);
+          if (event.level === 'query' && /^(delete from "chat_message" |select "m"\."id")/.test(event.query.sql)) statements.push(event.query);
         },
       });
       const explained: string[] = [];
-      expect(await new KyselyStore(db, 'sqlite').messages.delete({ chatflowid: FLOW, sessionId: 's-1' })).toBe(10);
-      for (const q of statements) {
-        explained.push((sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '));
-      }
+      const deleting = new KyselyStore(db, 'sqlite');
+      const explain = (q: { sql: string; parameters: readonly unknown[] }) =>
+        (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      expect(await deleting.messages.delete({ chatflowid: FLOW, sessionId: 's-1' })).toBe(10);
+      const steps = statements.splice(0).filter((q) => q.sql.startsWith('select'));
+      for (const q of statements) explained.push(explain(q));
+      // A session's messages found on the session index in its order; the rest of the chatflow's
+      // on the date index, in the order they were appended (not on another index of the chatflow).
+      for (const q of steps) expect(explain(q)).toMatch(/COVERING INDEX chat_message_flow_session \(chatflowid=\? AND sessionId=\?\)$/);
+      expect(await deleting.messages.delete({ chatflowid: FLOW })).toBe(20);
+      for (const q of statements.filter((q) => q.sql.startsWith('select'))) expect(explain(q)).toMatch(/COVERING INDEX chat_message_flow_date \(chatflowid=\?\)$/);
+      for (const q of statements.filter((q) => q.sql.startsWith('delete'))) explained.push(explain(q));
       await db.destroy();
       expect(explained.length).toBeGreaterThan(0);
       for (const plan of explained) {
         expect(plan).toMatch(/SEARCH chat_message USING INTEGER PRIMARY KEY \(rowid=\?\)/);
         expect(plan).not.toMatch(/sqlite_autoindex_chat_message_1 \(id=/);
       }
-      // Exactly that session's messages went.
       const check = await openSqliteStore(path);
       const left = await check.messages.list({ chatflowid: FLOW }, 'asc', { page: 1, limit: 100 });
-      expect(left.total).toBe(20);
+      expect(left.total).toBe(0);
       await check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

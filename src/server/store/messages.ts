@@ -152,8 +152,11 @@ export class KyselyMessages implements MessageRepository {
     // rowid, so that no step looks each one up again in the (random) id index (a million messages
     // some 25% faster than by id). The key to the feedback stays, its cascade off for this
     // transaction (the pragma only takes effect outside one; the connection is ours throughout).
+    // In (createdDate, id) order, which is the order rows were appended in as a rule: unordered,
+    // SQLite walked the (chatflow, chat) index (any index of the chatflow covers id and rowid),
+    // deleting all over the table and the date index.
     const rowid = sql<number>`${sql.ref('m.rowid')}`.as('rowid');
-    const matching = () => this.select(filter).clearSelect().select(['m.id', rowid]);
+    const matching = () => this.select(filter).clearSelect().select(['m.id', rowid]).orderBy('m.createdDate').orderBy('m.id');
     return db.connection().execute(async (conn) => {
       await sql`pragma foreign_keys = off`.execute(conn);
       try {
