@@ -423,6 +423,14 @@ describe('PostgreSQL limits SQLite does not have', () => {
     expect(ok(await call('GET', `${server.url}/api/v1/variables`))).toEqual([]);
     expect(ok(await call('GET', `${server.url}/api/v1/chatmessage/f`))).toEqual([]);
   });
+
+  it('a NUL character in a filter of a list is the same 400, not a database failure', async () => {
+    // Lists send their values inside the query text (one round trip a batch), not as parameters.
+    for (const path of ['/feedback/%00', '/chatmessage/f?sessionId=a%00b', '/chatmessage/a%00b', '/upsert-history/%00']) {
+      expectError(await call('GET', `${server.url}/api/v1${path}`), 400, 'NUL character');
+    }
+    expect(ok(await call('GET', `${server.url}/api/v1/variables`))).toEqual([]);
+  });
 });
 
 describe('a connection the server cuts mid-query', () => {

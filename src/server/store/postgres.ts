@@ -105,11 +105,11 @@ function openError(err: unknown, url: string): PostgresOpenError {
  * Driver errors that are the value's fault rather than the database's: PostgreSQL cannot store a
  * NUL character in text nor a date in year 0 (1 BC), which SQLite accepts.
  */
+const NUL = 'text may not contain the NUL character (\\u0000): the PostgreSQL store cannot keep it';
+
 function translate(err: unknown): unknown {
   const e = err as { code?: string; message?: string } | null;
-  if (e?.code === '22021' && /0x00/.test(e.message ?? '')) {
-    return new Unstorable('text may not contain the NUL character (\\u0000): the PostgreSQL store cannot keep it');
-  }
+  if (e?.code === '22021' && /0x00/.test(e.message ?? '')) return new Unstorable(NUL);
   if (e?.code === '22008') return new Unstorable('a date is outside the range the PostgreSQL store can keep');
   return err;
 }
@@ -258,7 +258,12 @@ function copyValue(value: unknown): string {
 
 /** A value of a listing's query as an SQL literal: a statement of several, and COPY, take no parameters. */
 function literal(value: unknown, escape: (text: string) => string): string {
-  if (typeof value === 'string') return escape(value);
+  if (typeof value === 'string') {
+    // A query string is a C string to the server: a NUL would end it mid-literal (and a bound
+    // parameter with one is refused as 22021, translated above).
+    if (value.includes('\u0000')) throw new Unstorable(NUL);
+    return escape(value);
+  }
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return String(value);
   if (value instanceof Date) return escape(value.toISOString());
