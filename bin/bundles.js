@@ -50,7 +50,8 @@ function compile(file) {
   // (Resolved as require() would: a test's module hook sees which bundles a command loads.)
   file = require.resolve(file);
   const env = process.env;
-  const home = env.XDG_CACHE_HOME || (env.HOME && path.join(env.HOME, '.cache'));
+  // (An empty or relative XDG_CACHE_HOME is ignored, as the XDG rule says: never a cache in the working directory.)
+  const home = (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined) || (env.HOME && path.join(env.HOME, '.cache'));
   if (Module.enableCompileCache || !home) {
     Module.enableCompileCache?.();
     return require(file);

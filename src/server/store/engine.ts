@@ -23,12 +23,13 @@ export const IN_LIST_CHUNK = 500;
 export type BulkInsert = (text: string, rows: readonly object[]) => number;
 
 /**
- * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts). `rows` and
- * `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement), if any, and then
- * `query` in one implicit transaction, one round trip; `rows` answers its rows, `bytes` (of a query of one text
- * column) its rows' UTF-8 bytes joined as a list sends them, never decoded, and the last row's. `copyIn` writes rows (all of one shape) with
- * COPY, a transaction of its own, and answers how many; it fails, writing none, if any clashes on
- * a unique key.
+ * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts).
+ * - `rows` and `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement), if any,
+ *   then `query`, in one implicit transaction, one round trip. `rows` answers its rows; `bytes`
+ *   (of a query of one text column) its rows' UTF-8 bytes joined as a list sends them, never
+ *   decoded, and the last row's.
+ * - `copyIn` writes rows (all of one shape) with COPY, a transaction of its own, and answers how
+ *   many; it fails, writing none, if any clashes on a unique key.
  */
 export interface PgDirect {
   rows(query: CompiledQuery, setting?: string): Promise<unknown[]>;
