@@ -54,9 +54,85 @@ export function checkJson(value: unknown, at = '', replaced = false): void {
   }
 }
 
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/**
+ * Bytes only checkJson would refuse, given that the body is UTF-8: a lone surrogate is written as
+ * a `\u` escape, and so may be a key; a forbidden key otherwise appears as it is.
+ */
+const CHECKED = [Buffer.from('\\u'), ...[...FORBIDDEN_KEYS].map((key) => Buffer.from(key))];
+
+/**
+ * The byte ranges (start, end, start, end…) of the items of a body that is one JSON array nested
+ * at most MAX_JSON_DEPTH deep, or undefined (then it is parsed whole). A scan of the structure
+ * only, skipping strings by their closing quote: JSON.parse still checks each item.
+ */
+function arrayItems(raw: Buffer): number[] | undefined {
+  const n = raw.length;
+  let i = 0;
+  while (isSpace(raw[i])) i++;
+  if (raw[i] !== 0x5b) return undefined;
+  const bounds: number[] = [];
+  let depth = 0;
+  let start = i + 1;
+  // (Byte by byte: a loop of comparisons ran faster than looking for each closing quote.)
+  for (; i < n; i++) {
+    const c = raw[i];
+    if (c === 0x22) {
+      // A string, to its closing quote; an escape's next byte is never that quote.
+      for (i++; ; i++) {
+        const d = raw[i];
+        if (d === 0x22) break;
+        if (d === 0x5c) i++;
+        else if (d === undefined) return undefined;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return undefined;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (--depth === 0) {
+        // (A mismatched inner one makes its item fail to parse; this one has no item.)
+        if (c !== 0x5d) return undefined;
+        bounds.push(start, i++);
+        break;
+      }
+    } else if (c === 0x2c && depth === 1) {
+      bounds.push(start, i);
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) return undefined;
+  for (; i < n; i++) if (!isSpace(raw[i])) return undefined;
+  // `[]`: one empty item.
+  if (bounds.length === 2 && raw.subarray(bounds[0], bounds[1]).every((c) => isSpace(c))) return [];
+  return bounds;
+}
+
+/**
+ * A JSON array item by item: each item decoded and parsed on its own. Decoding a body of
+ * megabytes into one string (two bytes a character as soon as one is not Latin-1) and parsing it
+ * took several times as long as the items one by one, most of an ingest's time in the service.
+ * Undefined when an item does not parse (the whole body is then parsed, for the error's place).
+ */
+function parseItems(raw: Buffer, bounds: number[]): unknown[] | undefined {
+  const items = new Array<unknown>(bounds.length / 2);
+  try {
+    for (let k = 0; k < bounds.length; k += 2) items[k / 2] = JSON.parse(raw.toString('utf8', bounds[k], bounds[k + 1]));
+  } catch {
+    return undefined;
+  }
+  return items;
+}
+
 /** fastify's parser for application/json bodies (given as a Buffer). */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) throw new ServiceError(400, 'body is empty: send a JSON value');
+  const replaced = !isUtf8(raw);
+  // An array of UTF-8 with nothing checkJson refuses (its depth is bounded by the scan): items
+  // parsed one by one, and not walked again.
+  if (!replaced && !CHECKED.some((bytes) => raw.includes(bytes))) {
+    const bounds = arrayItems(raw);
+    const items = bounds && parseItems(raw, bounds);
+    if (items) return items;
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
@@ -65,7 +141,6 @@ export function parseJsonBody(raw: Buffer): unknown {
     const at = /position (\d+)/.exec((err as Error).message)?.[1];
     throw new ServiceError(400, `body is not valid JSON${at ? ` (at character ${at})` : ''}`);
   }
-  const replaced = !isUtf8(raw);
   checkJson(value, '', replaced);
   // Bytes that are not UTF-8 outside any string would not have parsed; said all the same.
   if (replaced) throw new ServiceError(400, 'body is not valid UTF-8');

@@ -70,6 +70,22 @@ describe('the service contract', () => {
       expectError(await call('POST', `${api}/assistants`, { details: '{"name":"a","__proto__":1}' }), 400, 'details.__proto__');
     });
 
+    it('an array is refused item by item as a whole body would be: the item and field named', async () => {
+      // (Arrays are parsed item by item; these reach the whole-body checks all the same.)
+      const post = (body: string) => call('POST', `${api}/chatmessage/f`, body);
+      const good = '{"role":"userMessage","content":"a → b, [c]: \\"d\\""}';
+      expectError(await post(`[${good},{"role":}]`), 400, 'body is not valid JSON');
+      expectError(await post(`[${good}}`), 400, 'body is not valid JSON');
+      expectError(await post(`[${good}] x`), 400, 'body is not valid JSON');
+      expectError(await post(`[${good},${good.replace('a →', '\\ud800')}]`), 400, '[1].content holds a lone UTF-16 surrogate');
+      expectError(await post(`[${good},{"role":"userMessage","usedTools":[{"constructor":1}]}]`), 400, '[1].usedTools[0].constructor: the key constructor is refused');
+      const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
+      expectError(await post(`[${good},{"role":"userMessage","action":${nest(99)}}]`), 400, 'nested deeper than 100 levels');
+      expect(ok(await call('GET', `${api}/chatmessage/f`))).toEqual([]);
+      expect(ok(await post(`[${good},{"role":"apiMessage","action":${nest(98)}}]`))).toEqual({ affected: 2 });
+      expect(ok(await call('GET', `${api}/chatmessage/f`)).map((m: { content: string }) => m.content)).toEqual(['a → b, [c]: "d"', '']);
+    });
+
     it('a body that is not JSON by its content type is 415', async () => {
       expect(await raw(Buffer.from('{"name":"a"}'), 'text/plain')).toMatchObject({ status: 415 });
       expect(await raw(Buffer.from('name=a'), 'application/x-www-form-urlencoded')).toMatchObject({ status: 415 });
