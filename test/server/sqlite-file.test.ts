@@ -1,7 +1,9 @@
 // The SQLite file itself: new files get 16 KiB pages (faster bulk imports and deletes), and a
 // file made with SQLite's default 4 KiB pages, as earlier versions made them, keeps working. The
 // WAL is checkpointed in large steps (an import's pages copied into the file once, not at each
-// commit), on a thread of its own.
+// commit), on a thread of its own. A delete of most of the messages empties the table and writes
+// back the few that stay, instead of deleting each message from five B-trees (and writing every
+// page of them to the WAL).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,5 +89,44 @@ describe('the SQLite file', () => {
     expect(count).toBe(9000);
     await store.close();
     expect(() => statSync(`${path}-wal`)).toThrow();
+  });
+
+  it('a delete of most of the messages writes a few pages, not the whole table, and keeps the rest as it was', async () => {
+    const path = join(dir, 'emptied.db');
+    let store = await openSqliteStore(path);
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+    const flow = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...message(`${name}-${i}`), content: `message ${i} of ${name} `.repeat(8), sessionId: `s-${i % 50}`, createdDate: at(i) }));
+    for (let c = 0; c < 30_000; c += 5_000) await store.messages.ingest('big', flow('big', 30_000).slice(c, c + 5_000));
+    await store.messages.ingest('a-flow', flow('a', 500));
+    await store.messages.ingest('z-flow', flow('z', 500));
+    for (const messageId of ['big-5', 'big-29999', 'a-7', 'z-499']) await store.feedback.create({ messageId, rating: 'THUMBS_UP' });
+    // Closed and opened again: everything in the file, the WAL starting empty.
+    await store.close();
+    store = await openSqliteStore(path);
+    const file = statSync(path).size;
+
+    // All of big but its last hundred messages.
+    expect(await store.messages.delete({ chatflowid: 'big', end: at(29_899) })).toBe(29_900);
+    expect(statSync(`${path}-wal`).size).toBeLessThan(file / 20);
+
+    const ids = async (chatflowid: string, filter = {}) => {
+      const out: string[] = [];
+      for await (const batch of (await store.messages.list({ chatflowid, ...filter }, 'asc', {})).rows) out.push(...batch.map((m) => m.id));
+      return out;
+    };
+    expect(await ids('big')).toEqual(flow('big', 30_000).slice(29_900).map((m) => m.id));
+    expect(await ids('a-flow')).toEqual(flow('a', 500).map((m) => m.id));
+    expect(await ids('z-flow', { sessionId: 's-49' })).toEqual(flow('z', 500).filter((m) => m.sessionId === 's-49').map((m) => m.id));
+    const rated = async (chatflowid: string) => {
+      const out: string[] = [];
+      for await (const batch of (await store.feedback.list({ chatflowid }, 'asc', {})).rows) out.push(...batch.map((f) => f.messageId));
+      return out;
+    };
+    expect([await rated('big'), await rated('a-flow'), await rated('z-flow')]).toEqual([['big-29999'], ['a-7'], ['z-499']]);
+    // A message gone can come again, and be rated again.
+    expect(await store.messages.ingest('big', [message('big-5')])).toBe(1);
+    await store.feedback.create({ messageId: 'big-5', rating: 'THUMBS_DOWN' });
+    await store.close();
   });
 });

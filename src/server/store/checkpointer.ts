@@ -5,46 +5,93 @@
 // meanwhile. Here a commit only looks at the WAL's size; the thread, started the first time it is
 // large, copies it while the service goes on (a PASSIVE checkpoint waits for no one and blocks
 // no one: readers keep their snapshot, the writer appends).
+// The same thread runs the few writes whose single statements take longer than a list may wait
+// (`transaction`: emptying the message table for a large delete, see messages.ts).
 import { statSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 
-/** The thread's code: one connection, one checkpoint a message, closed when told. */
+/**
+ * The thread's code: one connection; a message is a checkpoint, a transaction (its statements'
+ * changes answered, or its error) or the end. Its transactions leave the checkpoints to the
+ * checkpointer (no wal_autocheckpoint), run with the foreign keys off (the store keeps what they
+ * would, see messages.ts) and wait for the lock as the store's writer does (busy timeout).
+ */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, workerData.addon);
+const db = new Database(workerData.path, { ...workerData.addon, timeout: workerData.busyTimeoutMs });
+db.pragma('wal_autocheckpoint = 0');
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = off');
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
     parentPort.close();
     return;
   }
-  db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage('done');
+  if (message === 'checkpoint') {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage('done');
+    return;
+  }
+  try {
+    const run = db.transaction(() => message.map((s) => db.prepare(s.sql).run(...s.parameters).changes));
+    parentPort.postMessage({ changes: run.immediate() });
+  } catch (err) {
+    parentPort.postMessage({ error: { message: err.message, code: err.code } });
+  }
 });
 `;
+
+/** A statement of a transaction on the thread: its SQL and parameters (kysely's CompiledQuery has both). */
+export interface ThreadStatement {
+  sql: string;
+  parameters: readonly unknown[];
+}
 
 export interface Checkpointer {
   /** After a commit: checkpoints on the thread when the WAL holds `bytes` or more. */
   committed(): void;
+  /**
+   * Runs the statements in one transaction (BEGIN IMMEDIATE) on the thread; answers each one's
+   * changes. The caller keeps the store's writer from writing meanwhile (it would wait for the
+   * lock on the service's thread).
+   */
+  transaction(statements: readonly ThreadStatement[]): Promise<number[]>;
   /** Waits for a checkpoint under way and closes the thread's connection. */
   close(): Promise<void>;
 }
 
-export function checkpointer(path: string, bytes: number, open: { driver: string; addon: object }): Checkpointer {
+type Answer = 'done' | { changes: number[] } | { error: { message: string; code?: string } };
+
+export function checkpointer(
+  path: string,
+  bytes: number,
+  open: { driver: string; addon: object; busyTimeoutMs: number },
+): Checkpointer {
   let thread: Promise<Worker> | undefined;
   let running = false;
   /** A commit came while a checkpoint ran: look again when it is done. */
   let again = false;
   let failed = false;
   let closed = false;
+  /** Transactions sent, in order: the thread answers each after any checkpoint sent before it. */
+  const waiting: { resolve: (changes: number[]) => void; reject: (err: Error) => void }[] = [];
 
   const start = async (): Promise<Worker> => {
     const { Worker } = await import('node:worker_threads');
     const worker = new Worker(THREAD, { eval: true, workerData: { path, ...open } });
     // An idle checkpointer keeps no process alive (close() ends it all the same).
     worker.unref();
-    worker.on('message', () => {
+    worker.on('message', (answer: Answer) => {
+      if (answer !== 'done') {
+        const { resolve, reject } = waiting.shift()!;
+        if (waiting.length === 0 && !closed) worker.unref();
+        if ('changes' in answer) resolve(answer.changes);
+        else reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+        committed();
+        return;
+      }
       running = false;
       if (again) {
         again = false;
@@ -53,9 +100,10 @@ export function checkpointer(path: string, bytes: number, open: { driver: string
     });
     // The writer's own checkpoints (wal_autocheckpoint, sqlite.ts) remain: a thread that cannot
     // run leaves them to it.
-    worker.once('error', () => {
+    worker.once('error', (err) => {
       failed = true;
       running = false;
+      for (const { reject } of waiting.splice(0)) reject(err);
     });
     return worker;
   };
@@ -81,6 +129,16 @@ export function checkpointer(path: string, bytes: number, open: { driver: string
 
   return {
     committed,
+    async transaction(statements) {
+      if (failed || closed) throw new Error('the store\'s thread for long writes is not running');
+      const worker = await (thread ??= start());
+      return new Promise<number[]>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        // (Referenced while it works for us: a process awaiting only this must not end.)
+        worker.ref();
+        worker.postMessage(statements.map(({ sql, parameters }) => ({ sql, parameters })));
+      });
+    },
     async close() {
       closed = true;
       if (!thread) return;

@@ -23,6 +23,13 @@ export const IN_LIST_CHUNK = 500;
 export type BulkInsert = (text: string, rows: readonly object[]) => number;
 
 /**
+ * Runs statements in one transaction on a thread and a connection of their own, answering each
+ * one's changes (SQLite, store/checkpointer.ts): for the few whose single statement takes longer
+ * than a request may wait. The caller holds the writer's connection meanwhile.
+ */
+export type ApartTransaction = (statements: readonly CompiledQuery[]) => Promise<number[]>;
+
+/**
  * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts).
  * - `rows` and `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement), if any,
  *   then `query`, in one implicit transaction, one round trip. `rows` answers its rows; `bytes`
@@ -94,6 +101,8 @@ export class Engine {
     private readonly bulk?: BulkInsert,
     /** PostgreSQL: how a streamed list's batches are read (postgres.ts). */
     private readonly pgDirect?: PgDirect,
+    /** SQLite with a file: see ApartTransaction (sqlite.ts). */
+    readonly apart?: ApartTransaction,
   ) {}
 
   /** A listing's query, on the reader. */

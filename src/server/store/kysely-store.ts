@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Chatflow } from '../../schema/resources.js';
 import { KyselyAssistants } from './assistants.js';
-import { Engine, type BulkInsert, type PgDirect } from './engine.js';
+import { Engine, type ApartTransaction, type BulkInsert, type PgDirect } from './engine.js';
 import { KyselyFeedback } from './feedback.js';
 import { KyselyMessages } from './messages.js';
 import type { Dialect } from './migrations.js';
@@ -28,8 +28,10 @@ export class KyselyStore implements Store {
     bulk?: BulkInsert,
     /** PostgreSQL: how streamed lists are read (see Engine). */
     pgDirect?: PgDirect,
+    /** SQLite: a transaction run on a thread of its own (see Engine). */
+    apart?: ApartTransaction,
   ) {
-    const engine = new Engine(db, kind, reader, bulk, pgDirect);
+    const engine = new Engine(db, kind, reader, bulk, pgDirect, apart);
     this.variables = new KyselyVariables(engine);
     this.feedback = new KyselyFeedback(engine);
     this.assistants = new KyselyAssistants(engine);

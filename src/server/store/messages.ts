@@ -1,6 +1,6 @@
 // Chat messages: the big table. Lists are streamed (as JSON the database writes itself when no
 // feedback is joined), filters steer SQLite to the right index, deletes take the feedback along.
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { MESSAGE_JSON_FIELDS, type ChatMessage, type ChatMessageIngest } from '../../schema/resources.js';
 import { iso, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine } from './engine.js';
@@ -12,6 +12,14 @@ import type { Listing, MessageFilter, MessageRepository, PageRequest } from './t
 
 /** Messages a step of a delete on SQLite: some 10-30 ms of work, the longest a list waits. */
 const DELETE_STEP = 1000;
+/**
+ * A delete on SQLite empties the table and writes back the messages that stay (see
+ * deleteByEmptying) when at least EMPTIED_MIN messages go, at most KEPT_MAX stay, and those
+ * that stay are at most one in EMPTIED_RATIO of those that go.
+ */
+const EMPTIED_MIN = 20_000;
+const KEPT_MAX = 50_000;
+const EMPTIED_RATIO = 8;
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -69,6 +77,15 @@ function messageJson(dialect: Dialect, prefix: string): RawBuilder<string> {
   return sql<string>`(select row_to_json(x)::text from (select ${sql.join(columns)}) x)`;
 }
 
+/** A delete of the chatflow's feedback left without its message (a lookup of each feedback's). */
+const orphanedFeedback = (db: Kysely<Database>, chatflowid: string) =>
+  db
+    .deleteFrom('chat_message_feedback as f')
+    .where('f.chatflowid', '=', chatflowid)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('chat_message as m').select(sql.lit(1).as('one')).whereRef('m.id', '=', 'f.messageId'))),
+    );
+
 export class KyselyMessages implements MessageRepository {
   constructor(private readonly engine: Engine) {}
 
@@ -118,7 +135,7 @@ export class KyselyMessages implements MessageRepository {
     );
   }
 
-  delete(filter: MessageFilter, opts: { limit?: number } = {}): Promise<number> {
+  async delete(filter: MessageFilter, opts: { limit?: number } = {}): Promise<number> {
     const { db, kind } = this.engine;
     const limit = opts.limit ?? Infinity;
     // PostgreSQL has no foreign key there (migration 0003), and readers never wait for a writer:
@@ -133,15 +150,13 @@ export class KyselyMessages implements MessageRepository {
             ? trx.deleteFrom('chat_message').where('id', 'in', opts.limit !== undefined ? ids().limit(opts.limit) : ids())
             : trx.deleteFrom('chat_message').where((eb) => this.conditions(eb as AnyEb, filter, ''));
         const deleted = Number((await query.executeTakeFirst()).numDeletedRows);
-        await trx
-          .deleteFrom('chat_message_feedback as f')
-          .where('f.chatflowid', '=', filter.chatflowid)
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('chat_message as m').select(sql.lit(1).as('one')).whereRef('m.id', '=', 'f.messageId'))),
-          )
-          .execute();
+        await orphanedFeedback(trx, filter.chatflowid).execute();
         return deleted;
       });
+    }
+    if (opts.limit === undefined) {
+      const emptied = await this.deleteByEmptying(filter);
+      if (emptied !== undefined) return emptied;
     }
     // SQLite runs on the service's thread: one statement deleting a million messages would hold
     // every request for seconds. One transaction still (all or nothing, and a random id index is
@@ -177,6 +192,62 @@ export class KyselyMessages implements MessageRepository {
       } finally {
         await sql`pragma foreign_keys = on`.execute(conn);
       }
+    });
+  }
+
+  /**
+   * SQLite, most of the table going (a chatflow's million messages, the others' thousands): the
+   * messages that stay are set aside, the table emptied at once and they are written back, with
+   * the feedback of those gone. Deleted a row at a time, each message leaves five B-trees (its
+   * row, its id, three indexes), rebalancing pages as they empty: ~10 µs a message, 10 s for a
+   * million. Emptied, SQLite frees the tables' pages whole (its truncate optimisation of a DELETE
+   * without WHERE): some 0.2 s a million, and a WAL of a few pages instead of the whole database.
+   * That one statement would hold the service's thread for as long, so the transaction runs on
+   * the store's thread for long work (Engine.apart), the writer's connection held meanwhile
+   * (other writes queue as behind any transaction); lists read the last committed state as
+   * always. Only for a chatflow, or a chatflow's date range: what stays is then a few index
+   * ranges (other chatflows', this one's before and after), counted first, each up to a bound.
+   * Answers undefined when the delete is not of that kind.
+   */
+  private async deleteByEmptying(filter: MessageFilter): Promise<number | undefined> {
+    const { db, apart } = this.engine;
+    const { chatflowid: flow, start, end } = filter;
+    const narrowed = filter.chatTypes?.length || filter.withFeedback || filter.feedbackType !== undefined ||
+      filter.chatId !== undefined || filter.memoryType !== undefined || filter.sessionId !== undefined;
+    if (!apart || narrowed) return undefined;
+    type Where = (q: AnySelect) => AnySelect;
+    const staying: Where[] = [
+      (q) => q.where('chatflowid', '<', flow),
+      (q) => q.where('chatflowid', '>', flow),
+      ...(start ? [(q: AnySelect) => q.where('chatflowid', '=', flow).where('createdDate', '<', start)] : []),
+      ...(end ? [(q: AnySelect) => q.where('chatflowid', '=', flow).where('createdDate', '>', end)] : []),
+    ];
+    return db.connection().execute(async (conn) => {
+      /** Rows of `q`, counted up to `cap` (an index range read that far at most). */
+      const upTo = async (q: AnySelect, cap: number) => {
+        const n = await conn.selectFrom(q.select(sql.lit(1).as('one')).limit(cap).as('x')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        return Number(n.n);
+      };
+      const messages = () => conn.selectFrom('chat_message') as unknown as AnySelect;
+      let kept = 0;
+      for (const where of staying) {
+        kept += await upTo(where(messages()), KEPT_MAX + 1 - kept);
+        if (kept > KEPT_MAX) return undefined;
+      }
+      const enough = Math.max(EMPTIED_MIN, kept * EMPTIED_RATIO);
+      if ((await upTo(messages().where((eb: AnyEb) => this.conditions(eb, filter, '')), enough)) < enough) return undefined;
+      const rowid = sql.ref('rowid');
+      const [first, ...rest] = staying.map((where) => where(messages().select(rowid.as('r'))));
+      const rowids = rest.reduce((all, q) => all.unionAll(q), first!);
+      const changes = await apart([
+        sql`create temp table chat_message_kept as select * from chat_message where 0`.compile(db),
+        sql`insert into temp.chat_message_kept select * from chat_message where rowid in (${rowids}) order by rowid`.compile(db),
+        db.deleteFrom('chat_message').compile(),
+        sql`insert into chat_message select * from temp.chat_message_kept order by rowid`.compile(db),
+        sql`drop table temp.chat_message_kept`.compile(db),
+        orphanedFeedback(db, flow).compile(),
+      ]);
+      return changes[2]! - changes[3]!;
     });
   }
 

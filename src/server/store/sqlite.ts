@@ -155,6 +155,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     ? checkpointer(path, options.checkpointBytes ?? CHECKPOINT_BYTES, {
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
         addon,
+        busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })
     : undefined;
   const writer = preparingOnce(sqlite, checkpoints?.committed);
@@ -191,7 +192,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const reading = new BetterSqlite3(path, { readonly: true, ...addon });
   reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
-  const store = new KyselyStore(db, 'sqlite', reader, bulk);
+  const store = new KyselyStore(db, 'sqlite', reader, bulk, undefined, checkpoints.transaction);
   // Closed with the store, after its connections: a checkpoint under way finishes first, and the
   // last connection to close checkpoints what is left and removes the WAL.
   const closeConnections = store.close.bind(store);
