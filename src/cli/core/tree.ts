@@ -41,31 +41,39 @@ function argument(def: ArgDef): Argument {
   return a;
 }
 
-/** Groups whose subcommands are not built yet, and what builds them. */
+/** Commands whose flags and subcommands are not built yet, and what builds them. */
 const unbuilt = new WeakMap<Command, () => void>();
 
-/** Builds a group's subcommands if they are not built yet (completion builds those it walks into). */
+/** Builds a command's flags and subcommands if they are not built yet (completion builds those it walks into). */
 export function expand(cmd: Command): void {
   const build = unbuilt.get(cmd);
   unbuilt.delete(cmd);
   build?.();
 }
 
+/** A command's help lists its subcommands with `[options]` when they have flags: build them first. */
+function expandForHelp(cmd: Command): void {
+  expand(cmd);
+  cmd.commands.forEach(expand);
+}
+
 function add(parent: Command, def: CommandDef, done: (code: number) => void, lazy: boolean): void {
   const cmd = parent.command(def.name, { hidden: def.hidden === true }).description(def.summary);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const a of def.args ?? []) cmd.addArgument(argument(a));
-  for (const f of def.flags ?? []) cmd.addOption(option(f));
-  if (def.examples || def.notes) cmd.addHelpText('after', (def.examples ? examples(def.examples) : '') + (def.notes ?? ''));
   const subs = def.commands ?? [];
-  if (subs.length > 0) {
-    const build = () => subs.forEach((sub) => add(cmd, sub, done, lazy));
-    if (lazy) {
-      unbuilt.set(cmd, build);
-      // `chatflow help <group>` shows the group's help without entering it.
-      cmd.on('beforeHelp', () => expand(cmd));
-    } else build();
-  }
+  const build = () => {
+    for (const f of def.flags ?? []) cmd.addOption(option(f));
+    if (def.examples || def.notes) cmd.addHelpText('after', (def.examples ? examples(def.examples) : '') + (def.notes ?? ''));
+    subs.forEach((sub) => add(cmd, sub, done, lazy));
+  };
+  if (lazy) {
+    unbuilt.set(cmd, build);
+    // commander enters a subcommand through its parent's hook; `chatflow help <command>` shows
+    // the help without entering it.
+    if (subs.length > 0) cmd.hook('preSubcommand', (_group, sub) => expand(sub));
+    cmd.on('beforeHelp', () => expandForHelp(cmd));
+  } else build();
   if (def.bare) {
     const bare = def.bare;
     cmd.helpOption(false).allowUnknownOption().allowExcessArguments();
@@ -83,13 +91,16 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
 
 /**
  * Adds the commands to `program`; `done` receives the exit code of the command that ran. `lazy`:
- * a group's subcommands are built only when commander is about to enter the group, so a run pays
- * for its own group's definitions, not for all forty commands (a group's line in the top-level
- * help needs none of them).
+ * a command's flags and subcommands are built only when commander is about to enter it (or show
+ * its help), so a run pays for the one command it runs, not for all forty commands and their
+ * flags (a line in a group's help needs only the name, arguments and summary).
  */
 export function addCommands(program: Command, defs: CommandDef[], opts: { done?: (code: number) => void; lazy?: boolean } = {}): Command {
   const done = opts.done ?? (() => undefined);
   for (const def of defs) add(program, def, done, opts.lazy === true);
-  if (opts.lazy) program.hook('preSubcommand', (_root, sub) => expand(sub));
+  if (opts.lazy) {
+    program.hook('preSubcommand', (_root, sub) => expand(sub));
+    program.on('beforeHelp', () => program.commands.forEach(expand));
+  }
   return program;
 }

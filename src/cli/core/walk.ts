@@ -95,6 +95,7 @@ export function walk(program: Command, words: string[]): Walk {
     if (w.operands.length === 0 && !w.dashDash) {
       const sub = findCommand(w.cmd, word);
       if (sub) {
+        expand(sub);
         w.cmd = sub;
         w.path.push(sub.name());
         w.used = new Set();
