@@ -157,7 +157,15 @@ const commonJs = {
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
   // import.meta.url (files found beside the bundle: the worker, completions/, the driver) as CommonJS knows it.
-  banner: { js: 'const __chatflowMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+  // And esbuild's __toESM (renamed __esmCp below) once a module: it copies every export of a
+  // CommonJS module into a new object at each import of it, and our modules import node:fs,
+  // node:path, node:os ten times over: 300 KB of copies a start, a scavenge of the young heap.
+  // (Its copies read the module's exports when used, so importers may share one.)
+  banner: {
+    js:
+      'const __chatflowMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' +
+      ' var __esmCopies = [new WeakMap(), new WeakMap()], __toESM = (mod, nodeMode) => { if (mod === null || (typeof mod != "object" && typeof mod != "function")) return __esmCp(mod, nodeMode); const copies = __esmCopies[nodeMode ? 1 : 0]; let copy = copies.get(mod); if (!copy) copies.set(mod, (copy = __esmCp(mod, nodeMode))); return copy; };',
+  },
   define: { 'import.meta.url': '__chatflowMeta.url' },
 };
 
@@ -181,6 +189,14 @@ const results = await Promise.all([
     plugins: [plugin(false)],
   }),
 ]);
+// esbuild's own __toESM gives way to the banner's (a name as long, so the source map still holds).
+for (const name of ['main', 'server']) {
+  const file = new URL(`../dist/bundle/${name}.cjs`, import.meta.url);
+  const code = readFileSync(file, 'utf8');
+  const helper = 'var __toESM=(mod,isNodeMode,target)=>';
+  if (code.split(helper).length !== 2) throw new Error(`${name}.cjs: expected esbuild's __toESM helper once`);
+  writeFileSync(file, code.replace(helper, helper.replace('__toESM', '__esmCp')));
+}
 // main.cjs's dynamic imports go through bin/chatflow.js's `_cfImp` (a name as long as `import`, so
 // the source map's columns still hold): on Node 20 the bundle runs as a vm.Script with a V8 code
 // cache, and a script restored from a cache cannot import() by itself.
