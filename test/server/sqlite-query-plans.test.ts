@@ -40,7 +40,7 @@ describe('SQLite query plans of message lists', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The plan of every query the store runs for this list (SQL captured from kysely's log). */
-  async function plans(filter: Omit<MessageFilter, 'chatflowid'>, page: PageRequest = {}): Promise<string[]> {
+  async function plans(filter: Omit<MessageFilter, 'chatflowid'>, page: PageRequest = {}, streamed: 'rows' | 'texts' = 'rows'): Promise<string[]> {
     const queries: { sql: string; parameters: readonly unknown[] }[] = [];
     const sqlite = new Database(path, { readonly: true });
     const db = new Kysely<Tables>({
@@ -50,8 +50,9 @@ describe('SQLite query plans of message lists', () => {
       },
     });
     const listing = await new KyselyStore(db, 'sqlite').messages.list({ chatflowid: FLOW, ...filter }, 'asc', page);
-    for await (const batch of listing.rows) {
-      void batch;
+    for await (const batch of listing[streamed]!) {
+      // Texts come as the UTF-8 bytes of the batch, joined as the answer sends them.
+      if (streamed === 'texts') expect(Buffer.isBuffer((batch as { joined: unknown }).joined)).toBe(true);
       break;
     }
     const explained = queries.map((q) =>
@@ -75,6 +76,15 @@ describe('SQLite query plans of message lists', () => {
 
   it('chatId with a date range uses the chat index', async () => {
     for (const plan of await plans({ chatId: 'c-1', ...range })) expect(plan).toMatch(/INDEX chat_message_flow_chat \(chatflowid=\? AND "?chatId"?=\?/);
+  });
+
+  // A whole list sent as JSON: SQLite writes each batch's rows and joins them itself (one blob a
+  // batch for the driver to hand over, not a string a row), walking the index in the list's order
+  // with no sort, not even of the joined rows.
+  it('a whole list as JSON is joined by SQLite a batch at a time, off the date index, unsorted', async () => {
+    for (const plan of await plans({}, {}, 'texts')) {
+      expect(plan).toMatch(/^CO-ROUTINE b \| SEARCH m USING INDEX chat_message_flow_date \(chatflowid=\?\) \| SCAN b$/);
+    }
   });
 
   it('a date range alone, paged, uses the date index for the rows and the count', async () => {

@@ -10,7 +10,7 @@ import { normaliseDateTime } from '../dates.js';
 import type { Dialect } from './migrations.js';
 import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
-import type { DateRange, JoinedRows, Listing, PageRequest } from './types.js';
+import { ROW_SEPARATOR, type DateRange, type JoinedRows, type Listing, type PageRequest } from './types.js';
 
 /** Rows fetched per round trip when a whole list is streamed. */
 const STREAM_BATCH = 1000;
@@ -170,17 +170,31 @@ export class Engine {
     async function* rows(): AsyncGenerator<T[]> {
       for await (const batch of batches((q) => run(q) as Promise<Row[]>, length, (b) => keyOf(b[b.length - 1]!))) yield (batch as R[]).map(map);
     }
-    // Only the text is turned into a JavaScript value (on PostgreSQL, not even that: the batch's
-    // bytes as they came); the next batch starts after the key read back from the last row's text.
-    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<string[] | JoinedRows> {
+    // A batch's texts come as the UTF-8 bytes of them all, joined as the answer sends them,
+    // never decoded; the next batch starts after the key read back from the last row's text.
+    // PostgreSQL: COPY's bytes as they came (PgDirect). SQLite: joined by the database itself
+    // (group_concat) and handed over as one blob, the driver making one Buffer a batch instead of
+    // a string a row (each decoded from UTF-8, two bytes a character as soon as one is not
+    // Latin-1, and encoded again for the socket). The aggregate takes the rows in the order its
+    // subquery (the batch, ORDER BY … LIMIT, a co-routine walking the index) yields them; an ORDER
+    // BY of its own would sort them again (a third of the list's time in SQLite).
+    const reader = this.reader;
+    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<JoinedRows> {
       const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
-      if (reads) {
-        const cursorOf = (b: JoinedRows & { last: Buffer }) => keyOf(JSON.parse(b.last.toString()) as Row);
-        yield* batches((q) => reads.bytes(select(q).compile(), setting), (b) => b.count, cursorOf);
-        return;
-      }
-      const cursorOf = (b: string[]) => keyOf(JSON.parse(b[b.length - 1]!) as Row);
-      yield* batches(async (q) => ((await run(select(q))) as Row[]).map((row) => row.json as string), length, cursorOf);
+      const joined = async (q: AnySelect): Promise<JoinedRows & { last: Buffer }> => {
+        const [row] = (await run(
+          reader.selectFrom(select(q).as('b')).select((eb: AnyEb) => [
+            sql<Buffer | null>`cast(group_concat(${sql.ref('b.json')}, ${ROW_SEPARATOR}) as blob)`.as('joined'),
+            eb.fn.countAll().as('count'),
+          ]) as unknown as AnySelect,
+        )) as { joined: Buffer | null; count: number }[];
+        const bytes = row?.joined ?? Buffer.alloc(0);
+        // (A JSON text holds no newline of its own: a separator is where one row ends.)
+        const start = bytes.lastIndexOf(ROW_SEPARATOR);
+        return { count: Number(row?.count ?? 0), joined: bytes, last: bytes.subarray(start < 0 ? 0 : start + ROW_SEPARATOR.length) };
+      };
+      const fetch = reads ? (q: AnySelect) => reads.bytes(select(q).compile(), setting) : joined;
+      yield* batches(fetch, (b) => b.count, (b) => keyOf(JSON.parse(b.last.toString()) as Row));
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };
   }

@@ -40,9 +40,9 @@ export interface Listing<T> {
   /**
    * The same rows as JSON texts (each exactly JSON.stringify of the row), when the database can
    * write them itself more cheaply; a streamed answer then sends these instead of `rows`. A batch
-   * at a time as UTF-8 bytes when that is how they came (PostgreSQL): never decoded, never split.
+   * at a time as UTF-8 bytes, as the database wrote them: never decoded, never split.
    */
-  texts?: AsyncIterable<readonly string[] | JoinedRows>;
+  texts?: AsyncIterable<JoinedRows>;
 }
 
 /** Between two rows of a list as the service sends it (a JSON array, one row a line). */
