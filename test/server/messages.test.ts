@@ -54,6 +54,37 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       expect(await list('ignored-flow')).toEqual([]);
     });
 
+    it('a streamed list writes each message as JSON.stringify does: every escape, any text, dates from year 1 to 9999', async () => {
+      const flow = flowId();
+      // (Not NUL: the PostgreSQL store cannot keep it.)
+      const controls = Array.from({ length: 31 }, (_, c) => String.fromCharCode(c + 1)).join('');
+      const texts = [
+        controls, 'quote " backslash \\ slash / DEL \x7f', 'é → 😀 \u2028\u2029 中文', '',
+        `${'a long run '.repeat(10)}"${'x'.repeat(40)}\n${'y'.repeat(5)}\\`,
+      ];
+      const dates = ['0001-01-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2000-01-01T00:00:00.000Z', '2024-02-29T12:34:56.789Z', '9999-12-31T23:59:59.999Z'];
+      const messages = texts.map((content, i) => ({
+        id: `${flow}-${i}`,
+        role: 'apiMessage',
+        content,
+        sourceDocuments: i % 2 ? [{ pageContent: content, metadata: { n: i, ok: true, none: null } }] : null,
+        action: i === 3 ? { text: controls } : null,
+        chatId: content || 'no content',
+        sessionId: `s"${i}\\`,
+        createdDate: dates[i],
+      }));
+      expect(await ingest(flow, messages)).toBe(texts.length);
+      const res = await call('GET', `${live.api}/chatmessage/${flow}`);
+      const lines = res.text.slice(2, -2).split(',\n');
+      expect(lines.map((l) => JSON.parse(l) as Message)).toEqual(
+        messages.map((m) => ({ ...m, chatflowid: flow, usedTools: null, fileAnnotations: null, agentReasoning: null, fileUploads: null, chatType: 'INTERNAL', memoryType: null, leadEmail: null })),
+      );
+      // Byte for byte as JSON.stringify writes the same values (an export's lines are these texts).
+      expect(lines).toEqual(lines.map((l) => JSON.stringify(JSON.parse(l))));
+      // And as the same list read page-wise, each row mapped by the service.
+      expect(lines.map((l) => JSON.parse(l))).toEqual(await list(flow, { page: 1, limit: 100 }));
+    });
+
     it('re-ingesting skips existing ids (unchanged) and counts only the new ones', async () => {
       const flow = flowId();
       const msgs = [1, 2, 3].map((i) => ({ id: `${flow}-${i}`, role: 'apiMessage', content: `v1 ${i}`, createdDate: `2024-01-0${i}T00:00:00.000Z` }));

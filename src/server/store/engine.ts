@@ -33,15 +33,27 @@ export type ApartTransaction = (statements: readonly CompiledQuery[]) => Promise
  * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts).
  * - `rows` and `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement), if any,
  *   then `query`, in one implicit transaction, one round trip. `rows` answers its rows; `bytes`
- *   (of a query of one text column) its rows' UTF-8 bytes joined as a list sends them, never
- *   decoded, and the last row's.
+ *   its rows as JSON in UTF-8, joined as a list sends them, never decoded, and the last row's:
+ *   of a query of one text column, its texts; with `columns`, each row's columns written as
+ *   the JSON object they name.
  * - `copyIn` writes rows (all of one shape) with COPY, a transaction of its own, and answers how
  *   many; it fails, writing none, if any clashes on a unique key.
  */
 export interface PgDirect {
   rows(query: CompiledQuery, setting?: string): Promise<unknown[]>;
-  bytes(query: CompiledQuery, setting?: string): Promise<JoinedRows & { last: Buffer }>;
+  bytes(query: CompiledQuery, setting?: string, columns?: readonly JsonColumn[]): Promise<JoinedRows & { last: Buffer }>;
   copyIn(table: keyof Database, columns: readonly string[], rows: readonly object[]): Promise<number>;
+}
+
+/**
+ * A column of a row the driver writes as JSON itself (PgDirect's `bytes`): its key in the JSON,
+ * the column, and how its value is written: text as a JSON string, JSON text as it is, a date as
+ * an ISO string (null as null).
+ */
+export interface JsonColumn {
+  key: string;
+  ref: string;
+  kind: 'text' | 'json' | 'date';
 }
 
 // Queries are assembled from column names chosen at run time (sort keys, filters over joined
@@ -119,8 +131,11 @@ export class Engine {
     sort: ListingSort,
     page: PageRequest,
     map: (row: R) => T,
-    /** The database's own rendering of a row as the JSON text of `map(row)`, when it has one. */
-    json?: RawBuilder<string>,
+    /**
+     * The JSON text of `map(row)`, when the store has it without `map`: the database's own
+     * rendering of a row, or the columns PostgreSQL's driver writes as JSON (JsonColumn).
+     */
+    json?: RawBuilder<string> | readonly JsonColumn[],
   ): Promise<Listing<T>> {
     const { column, key, id, order } = sort;
     if (page.page !== undefined || page.limit !== undefined) {
@@ -172,15 +187,18 @@ export class Engine {
     }
     // A batch's texts come as the UTF-8 bytes of them all, joined as the answer sends them,
     // never decoded; the next batch starts after the key read back from the last row's text.
-    // PostgreSQL: COPY's bytes as they came (PgDirect). SQLite: joined by the database itself
+    // PostgreSQL: COPY's bytes as they came, or the JSON its driver writes of the `columns`
+    // (PgDirect). SQLite: joined by the database itself
     // (group_concat) and handed over as one blob, the driver making one Buffer a batch instead of
     // a string a row (each decoded from UTF-8, two bytes a character as soon as one is not
     // Latin-1, and encoded again for the socket). The aggregate takes the rows in the order its
     // subquery (the batch, ORDER BY … LIMIT, a co-routine walking the index) yields them; an ORDER
     // BY of its own would sort them again (a third of the list's time in SQLite).
     const reader = this.reader;
-    async function* texts(rendered: RawBuilder<string>): AsyncGenerator<JoinedRows> {
-      const select = (q: AnySelect) => q.clearSelect().select(rendered.as('json'));
+    async function* texts(rendered: RawBuilder<string> | readonly JsonColumn[]): AsyncGenerator<JoinedRows> {
+      const columns = Array.isArray(rendered) ? (rendered as readonly JsonColumn[]) : undefined;
+      const select = (q: AnySelect): AnySelect =>
+        columns ? q.clearSelect().select(columns.map((c) => c.ref)) : q.clearSelect().select((rendered as RawBuilder<string>).as('json'));
       const joined = async (q: AnySelect): Promise<JoinedRows & { last: Buffer }> => {
         const [row] = (await run(
           reader.selectFrom(select(q).as('b')).select((eb: AnyEb) => [
@@ -193,7 +211,7 @@ export class Engine {
         const start = bytes.lastIndexOf(ROW_SEPARATOR);
         return { count: Number(row?.count ?? 0), joined: bytes, last: bytes.subarray(start < 0 ? 0 : start + ROW_SEPARATOR.length) };
       };
-      const fetch = reads ? (q: AnySelect) => reads.bytes(select(q).compile(), setting) : joined;
+      const fetch = reads ? (q: AnySelect) => reads.bytes(select(q).compile(), setting, columns) : joined;
       yield* batches(fetch, (b) => b.count, (b) => keyOf(JSON.parse(b.last.toString()) as Row));
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };

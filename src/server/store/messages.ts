@@ -3,9 +3,8 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { MESSAGE_JSON_FIELDS, type ChatMessage, type ChatMessageIngest } from '../../schema/resources.js';
-import { iso, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine } from './engine.js';
+import { iso, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
 import { toFeedback } from './feedback.js';
-import type { Dialect } from './migrations.js';
 import { newId } from './ids.js';
 import { DATE_COLUMNS, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
 import type { Listing, MessageFilter, MessageRepository, PageRequest } from './types.js';
@@ -59,22 +58,15 @@ const MESSAGE_KEYS = [
 const JSON_KEYS: ReadonlySet<string> = new Set(MESSAGE_JSON_FIELDS);
 
 /**
- * A message row as the database itself writes it in JSON, the very text JSON.stringify(toMessage(row))
- * gives: the same keys in the same order, strings escaped alike, dates in ISO form, JSON columns
- * as JSON.stringify wrote them. A streamed list then costs one string a row instead of sixteen
- * values, an object and a stringify: about a quarter of the work. (PostgreSQL's row_to_json is
- * the compact one; json_build_object puts spaces around its colons.)
+ * SQLite: a message row as the database itself writes it in JSON, the very text
+ * JSON.stringify(toMessage(row)) gives: the same keys in the same order, strings escaped alike,
+ * JSON columns as JSON.stringify wrote them. A streamed list then costs one string a row instead
+ * of sixteen values, an object and a stringify: about a quarter of the work. (PostgreSQL's
+ * driver writes it from the columns instead: MESSAGE_COLUMNS.)
  */
-function messageJson(dialect: Dialect, prefix: string): RawBuilder<string> {
-  const value = (k: string) => {
-    const ref = sql.ref(`${prefix}${k}`);
-    if (JSON_KEYS.has(k)) return dialect === 'sqlite' ? sql`json(${ref})` : sql`${ref}::json`;
-    if (dialect === 'postgres' && DATE_COLUMNS.has(k)) return sql`to_char(${ref} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    return ref;
-  };
-  if (dialect === 'sqlite') return sql<string>`json_object(${sql.join(MESSAGE_KEYS.map((k) => sql`${sql.lit(k)}, ${value(k)}`))})`;
-  const columns = MESSAGE_KEYS.map((k) => sql`${value(k)} as ${sql.id(k)}`);
-  return sql<string>`(select row_to_json(x)::text from (select ${sql.join(columns)}) x)`;
+function messageJson(prefix: string): RawBuilder<string> {
+  const value = (k: string) => (JSON_KEYS.has(k) ? sql`json(${sql.ref(`${prefix}${k}`)})` : sql.ref(`${prefix}${k}`));
+  return sql<string>`json_object(${sql.join(MESSAGE_KEYS.map((k) => sql`${sql.lit(k)}, ${value(k)}`))})`;
 }
 
 /** A delete of the chatflow's feedback left without its message (a lookup of each feedback's). */
@@ -85,6 +77,13 @@ const orphanedFeedback = (db: Kysely<Database>, chatflowid: string) =>
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('chat_message as m').select(sql.lit(1).as('one')).whereRef('m.id', '=', 'f.messageId'))),
     );
+
+/** A message's columns as PostgreSQL's driver writes them as JSON (JsonColumn): toMessage's keys. */
+const MESSAGE_COLUMNS: readonly JsonColumn[] = MESSAGE_KEYS.map((k) => ({
+  key: k,
+  ref: `m.${k}`,
+  kind: JSON_KEYS.has(k) ? 'json' : DATE_COLUMNS.has(k) ? 'date' : 'text',
+}));
 
 export class KyselyMessages implements MessageRepository {
   constructor(private readonly engine: Engine) {}
@@ -131,7 +130,7 @@ export class KyselyMessages implements MessageRepository {
       { column: 'm.createdDate', key: 'createdDate', id: 'm.id', order, indexed: plain },
       page,
       toMessage,
-      plain ? messageJson(this.engine.kind, 'm.') : undefined,
+      plain ? (this.engine.kind === 'postgres' ? MESSAGE_COLUMNS : messageJson('m.')) : undefined,
     );
   }
 
