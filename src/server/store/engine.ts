@@ -19,8 +19,8 @@ const SORT_PRICED_OUT = 'set local enable_sort = off';
 /** Ids per `in (…)` list (SQLite allows 32,766 bound values). */
 export const IN_LIST_CHUNK = 500;
 
-/** Runs an insert of one row, its values named `@column`, for each of `rows`; answers the rows inserted. */
-export type BulkInsert = (text: string, rows: readonly object[]) => number;
+/** Runs an insert of one row, its values `?` in the order of `columns`, for each of `rows`; answers the rows inserted. */
+export type BulkInsert = (text: string, columns: readonly string[], rows: readonly object[]) => number;
 
 /**
  * Runs statements in one transaction on a thread and a connection of their own, answering each
@@ -221,8 +221,8 @@ export class Engine {
    * The SQL of an insert of rows of `columns`, skipping those that clash on `id` (on any unique
    * key for feedback: one a message). Built by kysely once per shape. PostgreSQL: one array a
    * column, unnested into rows, so that it parses and plans one parameter a column instead of one
-   * a value, and the statement is the same for any row count. SQLite: one row, its values named
-   * by their columns, so that the driver binds each row object as it is (see insertChunks).
+   * a value, and the statement is the same for any row count. SQLite: one row, its values bound
+   * by position (see insertChunks).
    */
   private insertSql(table: keyof Database, columns: readonly string[]): string {
     const key = `${table}\0${columns.join(',')}`;
@@ -234,7 +234,7 @@ export class Engine {
           ? insert.columns(columns as any).expression(
               sql`select * from unnest(${sql.join(columns.map((c) => sql`${null}::${sql.raw(DATE_COLUMNS.has(c) ? 'timestamptz' : 'text')}[]`))})`,
             )
-          : insert.values(Object.fromEntries(columns.map((c) => [c, sql.raw(`@${c}`)])) as any);
+          : insert.values(Object.fromEntries(columns.map((c) => [c, sql.raw('?')])) as any);
       text = filled.onConflict((oc) => (table === 'chat_message_feedback' ? oc : oc.column('id')).doNothing()).compile().sql;
       this.insertSqlCache.set(key, text);
     }
@@ -248,9 +248,9 @@ export class Engine {
     const text = this.insertSql(table, columns);
     if (this.bulk) {
       // The transaction holds SQLite's one connection and the driver runs synchronously: these
-      // statements run inside it. A row a statement, prepared once, bound from the row object:
-      // no array of values, no SQL of many rows (which SQLite ran slower than this).
-      return this.bulk(text, rows);
+      // statements run inside it. A row a statement, prepared once, its values bound by position
+      // (no SQL of many rows, which SQLite ran slower than this).
+      return this.bulk(text, columns, rows);
     }
     const all = rows as Record<string, unknown>[];
     const parameters = columns.map((c) => all.map((row) => row[c]));

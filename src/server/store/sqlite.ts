@@ -160,11 +160,18 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     : undefined;
   const writer = preparingOnce(sqlite, checkpoints?.committed);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
-  // Bulk inserts bind each row object to a statement prepared once (see Engine.insertChunks).
-  const bulk: BulkInsert = (text, rows) => {
-    const statement = writer.prepare(text) as BetterSqlite3.Statement<[object]>;
+  // Bulk inserts run a statement prepared once for each row, its values bound by position from
+  // one array filled afresh for each (see Engine.insertChunks). Bound by name from the row
+  // object, the driver looked each of its sixteen values up by name through V8's API: some 2 µs
+  // a message more (a third of the binding's cost).
+  const bulk: BulkInsert = (text, columns, rows) => {
+    const statement = writer.prepare(text) as BetterSqlite3.Statement<unknown[]>;
+    const values: unknown[] = new Array(columns.length);
     let inserted = 0;
-    for (const row of rows) inserted += statement.run(row).changes as number;
+    for (const row of rows as Record<string, unknown>[]) {
+      for (let i = 0; i < columns.length; i++) values[i] = row[columns[i]!];
+      inserted += statement.run(values).changes as number;
+    }
     return inserted;
   };
   try {
