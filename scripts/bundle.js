@@ -69,7 +69,7 @@ const REDIRECT = [
 const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
 /** In server.cjs only (the service's own libraries). */
 const SERVICE = new Set(['fastify', 'kysely', 'ajv', '@sinclair/typebox']);
-const external = [...Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d)), 'pg-native'];
+const external = [...Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
 

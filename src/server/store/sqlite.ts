@@ -1,11 +1,11 @@
 // The SQLite store: one file, WAL so readers never wait for the writer, a busy timeout so that
 // several processes can share the file.
 import { copyFileSync, existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { checkpointer } from './checkpointer.js';
+import { sqliteDriver } from './sqlite-driver.js';
 import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
@@ -87,18 +87,6 @@ function preparingOnce(
 }
 
 /**
- * The addon by its path, when it is where an install puts it: better-sqlite3's own search (the
- * `bindings` package) walks the file system and takes longer than opening the database.
- */
-function nativeBinding(): { nativeBinding?: string } {
-  try {
-    return { nativeBinding: createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node') };
-  } catch {
-    return {};
-  }
-}
-
-/**
  * A new file at `path` as a copy of `template`, put in place only if no file is there (a link
  * fails when another process made one meanwhile). Without a template, or when the copy cannot be
  * made, the file is created and set up as usual.
@@ -117,11 +105,11 @@ function fromTemplate(path: string, template: string): void {
 }
 
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
-  const { default: BetterSqlite3 } = await import('better-sqlite3');
+  const driver = sqliteDriver();
+  const { Database: BetterSqlite3, options: addon } = driver;
   // (Checked first: a recursive mkdir under some virtual file systems, e.g. /proc, never returns.)
   if (path !== ':memory:' && !existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
   if (options.template && path !== ':memory:' && path !== '') fromTemplate(path, options.template);
-  const addon = nativeBinding();
   const sqlite = new BetterSqlite3(path, addon);
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -153,7 +141,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const file = path !== ':memory:' && path !== '';
   const checkpoints = file
     ? checkpointer(path, options.checkpointBytes ?? CHECKPOINT_BYTES, {
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        driver: driver.module,
         addon,
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })

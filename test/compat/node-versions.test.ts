@@ -1,0 +1,98 @@
+// The CLI and the service on the other Node versions users run (22 and 24), not only on the Node
+// that runs the tests: each is fetched once from the npm registry (the `node-<os>-<arch>`
+// packages hold the official binaries) into node_modules/.cache, then the built package runs on
+// it: the embedded default (its first command, the local service, a bulk export and import on a
+// thread) and `serve` until SIGTERM. On Node 24.19 and later, better-sqlite3 12 aborted every
+// one of these at exit (SIGABRT, exit 134, a native stack on stderr): see src/server/store/sqlite-driver.ts.
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, cliEnv, createHome, waitForLine, type CliHome } from '../helpers/cli.js';
+
+const CACHE = fileURLToPath(new URL('../../node_modules/.cache/chatflow-test-node/', import.meta.url));
+const PLATFORM = process.platform === 'win32' ? 'win' : process.platform;
+
+/** The `node` binary of `version`, fetched from the registry the first time. */
+async function nodeBinary(version: string): Promise<string> {
+  const dir = join(CACHE, version);
+  const bin = join(dir, 'package', 'bin', 'node');
+  if (existsSync(bin)) return bin;
+  const partial = `${dir}.${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  const pkg = `node-${PLATFORM}-${process.arch}@${version}`;
+  const packed = await execa('npm', ['pack', pkg, '--silent', '--pack-destination', partial], { reject: false, stdin: 'ignore' });
+  if (packed.exitCode !== 0) throw new Error(`npm pack ${pkg} failed (the registry must be reachable): ${packed.stderr}`);
+  await execa('tar', ['xzf', join(partial, packed.stdout.trim().split('\n').at(-1)!), '-C', partial]);
+  renameSync(partial, dir);
+  return bin;
+}
+
+const run = async (node: string, home: CliHome, args: string[], env: Record<string, string> = {}) => {
+  const r = await execa(node, [BIN, ...args], {
+    reject: false,
+    extendEnv: false,
+    env: cliEnv({ home, env: { CHATFLOW_NO_SERVICE: undefined, ...env } }),
+    stdin: 'ignore',
+    timeout: 60_000,
+  });
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+};
+
+/** What a crash of the addon leaves on stderr instead of an answer. */
+const NATIVE_CRASH = /Assertion failed|Native stack trace|Segmentation fault/;
+
+describe.each(['22.23.3', '24.21.0'])('Node %s', (version) => {
+  it('the embedded default: a first command, the demo, the local service, export and import, each exit 0', { timeout: 300_000 }, async () => {
+    const node = await nodeBinary(version);
+    const home = createHome();
+    const steps: [string[], Record<string, string>?][] = [
+      // The first command of a fresh install, in its own process.
+      [['variables', 'set', 'MODEL', 'gpt-4o', '-o', 'json']],
+      [['demo', '--messages', '500']],
+      // Answered by the local service the demo started.
+      [['variables', 'list', '-o', 'json']],
+      [['messages', 'list', 'demo-support-bot', '--limit', '2', '-o', 'json']],
+      // Bulk work runs the service on a thread of the CLI.
+      [['export', '--out', join(home.dir, 'all.ndjson')]],
+      [['import', join(home.dir, 'all.ndjson')], { CHATFLOW_DB: join(home.dir, 'copy.db') }],
+      [['service', 'stop']],
+      [['service', 'stop'], { CHATFLOW_DB: join(home.dir, 'copy.db') }],
+    ];
+    for (const [args, env] of steps) {
+      const r = await run(node, home, args, env);
+      expect([args.join(' '), r.exitCode, r.stderr]).toEqual([args.join(' '), 0, expect.not.stringMatching(NATIVE_CRASH)]);
+    }
+    const listed = await run(node, home, ['variables', 'list', '-o', 'json']);
+    expect((JSON.parse(listed.stdout) as { name: string }[]).map((v) => v.name)).toContain('MODEL');
+    const copied = await run(node, home, ['messages', 'list', 'demo-support-bot', '-o', 'json'], { CHATFLOW_DB: join(home.dir, 'copy.db'), CHATFLOW_NO_SERVICE: '1' });
+    expect([copied.exitCode, copied.stderr]).toEqual([0, expect.not.stringMatching(NATIVE_CRASH)]);
+    expect((JSON.parse(copied.stdout) as unknown[]).length).toBe(500);
+  });
+
+  it('serve answers, and ends on SIGTERM with exit 0', { timeout: 300_000 }, async () => {
+    const node = await nodeBinary(version);
+    const home = createHome();
+    const server = execa(node, [BIN, 'serve', '--port', '0', '--db', join(home.dir, 'serve.db')], {
+      reject: false,
+      extendEnv: false,
+      env: cliEnv({ home }),
+      stdin: 'ignore',
+    });
+    try {
+      const [, url] = await waitForLine(server.stdout!, /listening on (http:\/\/\S+)/, 60_000);
+      for (let i = 0; i < 50; i++) {
+        const res = await fetch(`${url}/api/v1/variables`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `V${i}`, value: 'x' }) });
+        expect(res.status).toBe(200);
+      }
+      const listed = await run(node, home, ['variables', 'list', '-o', 'json', '--url', url!]);
+      expect([listed.exitCode, (JSON.parse(listed.stdout) as unknown[]).length]).toEqual([0, 50]);
+    } finally {
+      server.kill('SIGTERM');
+    }
+    const ended = await server;
+    expect([ended.exitCode, String(ended.stderr)]).toEqual([0, expect.not.stringMatching(NATIVE_CRASH)]);
+  });
+});
