@@ -169,6 +169,25 @@ describe('import', () => {
     const variable = JSON.stringify({ resource: 'variable', data: { id: uuid(7), name: 'FIRST' } });
     const ids = async () => ((await call('GET', `${target.api}/chatmessage/bad-flow`)).body as { id: string }[]).map((m) => m.id);
 
+    it('a line of any JSON spelling imports its record as JSON reads it: spaces, keys in another order, a repeated or escaped key', async () => {
+      const body = (id: string) => ({ id, role: 'userMessage', content: `"${id}" \\ data`, createdDate: '2026-01-01T00:00:00.000Z' });
+      writeFileSync(
+        file('spelled.jsonl'),
+        [
+          `{"resource":"message","chatflowid":"spelled","data":${JSON.stringify(body('s1'))}}`,
+          ` { "resource" : "message", "chatflowid": "spelled", "data": ${JSON.stringify(body('s2')).replace(/,"/g, ', "').replace(/":/g, '" : ')} } `,
+          `{"data":${JSON.stringify(body('s3'))},"resource":"message","chatflowid":"spelled"}`,
+          `{"resource":"message","chatflowid":"spelled","data":${JSON.stringify(body('lost'))},"data":${JSON.stringify(body('s4'))}}`,
+          `{"resource":"message","chatflowid":"spelled","data":${JSON.stringify(body('lost2'))} , "d\\u0061ta":${JSON.stringify(body('s5'))}}`,
+          `{"resource":"message","chatflowid":"spelled","data":${JSON.stringify({ ...body('s6'), usedTools: [{ data: 1 }] })}}`,
+        ].join('\n'),
+      );
+      const r = await cli(target, ['import', file('spelled.jsonl'), '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const stored = (await call('GET', `${target.api}/chatmessage/spelled`)).body as { id: string; content: string }[];
+      expect(stored.map((m) => [m.id, m.content])).toEqual(['s1', 's2', 's3', 's4', 's5', 's6'].map((id) => [id, `"${id}" \\ data`]));
+    });
+
     it('stops at a line that is not JSON, naming it; nothing of its batch is written', async () => {
       writeFileSync(file('bad.jsonl'), [variable, message('x1'), message('x2'), '{"resource":"message", oops', message('x4'), ''].join('\n'));
       const r = await cli(target, ['import', file('bad.jsonl')]);
