@@ -68,12 +68,32 @@ const REDIRECT = [
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
 /** In server.cjs only (the service's own libraries). */
-const SERVICE = new Set(['fastify', 'kysely', 'ajv', '@sinclair/typebox']);
+const SERVICE = new Set(['fastify', 'fast-querystring', 'kysely', 'ajv', '@sinclair/typebox']);
 const external = [...Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
 
 const requireHere = createRequire(import.meta.url);
+
+/**
+ * src/server/precompiled.ts in the bundles: every route's validators as ajv's standalone code,
+ * compiled here by the service's own ajv set-up (dist/server/validation.js, which tsc has just
+ * made), so that no command compiles a schema or loads ajv.
+ */
+async function precompiledValidators() {
+  const { makeAjv, routeValidators } = await import('../dist/server/validation.js');
+  const standaloneCode = requireHere('ajv/dist/standalone').default;
+  const groups = { body: { ajv: makeAjv(false, true), refs: {} }, text: { ajv: makeAjv(true, true), refs: {} } };
+  const entries = routeValidators().map(({ key, schema, httpPart }, i) => {
+    const group = httpPart === 'body' ? 'body' : 'text';
+    groups[group].ajv.addSchema(schema, `v${i}`);
+    groups[group].refs[`v${i}`] = `v${i}`;
+    return `${JSON.stringify(key)}: ${group}.v${i}`;
+  });
+  const module = (group) => `(() => { const exports = {}; ${standaloneCode(groups[group].ajv, groups[group].refs)}; return exports; })()`;
+  return `const body = ${module('body')};\nconst text = ${module('text')};\nexport const precompiled = {\n${entries.join(',\n')}\n};\n`;
+}
+const PRECOMPILED = await precompiledValidators();
 /** A builtin's exports (as this Node has them) as getters that require it on first use. */
 function lazyBuiltin(name) {
   const keys = Object.keys(requireHere(name));
@@ -128,6 +148,7 @@ const plugin = (redirect) => ({
       loader: 'js',
     }));
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER }[args.path], resolveDir: root, loader: 'ts' }));
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED, resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
     b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
   },

@@ -2,21 +2,19 @@
 // embedded mode both start it; tests start it on port 0.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
+import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE } from './answers.js';
 import { keyChecker } from './auth.js';
 import { parseJsonBody } from './body.js';
-import { ServiceError } from './errors.js';
 import { listingProgress, sendListing } from './listing.js';
 import { API_PREFIX, openApiDocument } from './openapi.js';
 import { redactUrl } from './request-log.js';
 import { startRetention, type Retention, type RetentionPolicy } from './retention.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
-import { Conflict, NotFound, StoreError } from './store/errors.js';
-import { isDiskFull, isUnavailable } from './store/failures.js';
-import type { Listing, Store } from './store/types.js';
-import { compileValidator, validationMessage } from './validation.js';
+import type { Store } from './store/types.js';
+import { compileValidator } from './validation.js';
 
 export interface AppOptions {
   store: Store;
@@ -48,9 +46,10 @@ interface RouteConfig {
   invalidStatus?: number;
 }
 
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export { MAX_JSON_DEPTH } from './body.js';
-const MAX_PARAM_LENGTH = 1000;
+/** The longest path parameter the router takes. */
+export const MAX_PARAM_LENGTH = 1000;
 
 /** Requests node's HTTP parser rejects (or that time out) get the JSON error body too. */
 function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
@@ -78,33 +77,8 @@ function describeFailure(error: Error & { code?: unknown }): string {
   return `${typeof error.code === 'string' ? `${error.code} ` : ''}${error.message}`;
 }
 
-/** The status and message of any error but a validation failure: the one place they are decided. */
-function errorAnswer(error: FastifyError, request: FastifyRequest): [status: number, message: string] {
-  if (error instanceof ServiceError) return [error.statusCode, error.message];
-  if (error instanceof StoreError) return storeRefusal(error);
-  if (isDiskFull(error)) return [507, 'the database disk is full; writes fail until space is freed (reads still work)'];
-  if (isUnavailable(error)) return [503, 'the database is unavailable; try again shortly'];
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    const given = String(request.headers['content-type'] ?? '').slice(0, 100);
-    return [415, `content-type ${given || '(none)'} is not supported: send application/json`];
-  }
-  const status = error.statusCode ?? 500;
-  return status < 500 ? [status, error.message] : [500, 'internal error'];
-}
-
-/** The one place a store's refusal becomes an answer: its status, and its words for a client. */
-function storeRefusal(error: StoreError): [status: number, message: string] {
-  if (error instanceof NotFound) return [404, error.message];
-  if (error instanceof Conflict) {
-    const existing = error.existing && routes.updateFeedback.path.replace(':id', error.existing.id);
-    return [409, existing ? `${error.message}: change it with PUT ${existing}` : error.message];
-  }
-  // A bad reference, a value the database cannot keep: the request's to fix.
-  return [400, error.message];
-}
-
 function errorBody(reply: FastifyReply, statusCode: number, message: string) {
-  return reply.code(statusCode).type('application/json; charset=utf-8').send({ statusCode, success: false, message });
+  return reply.code(statusCode).type(JSON_TYPE).send(errorJson(statusCode, message));
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -117,6 +91,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const shownUrl = (request: FastifyRequest) => redactUrl(request.url, keys);
   const requestMs = options.timeouts?.requestMs ?? 30_000;
   const headersMs = Math.min(options.timeouts?.headersMs ?? 10_000, requestMs);
+  // Imported here, not at the top: a command answering in its own process (in-process.ts) runs
+  // the routes without fastify, and does not load it.
+  const { default: Fastify } = await import('fastify');
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
@@ -207,10 +184,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     if (error.validation) {
       const config = request.routeOptions.config as RouteConfig;
-      const status = error.validationContext === 'body' ? (config.invalidStatus ?? 400) : 400;
-      return errorBody(reply, status, validationMessage(error.validationContext ?? 'request', error.validation));
+      return errorBody(reply, ...invalidAnswer(error.validationContext ?? 'request', error.validation, config.invalidStatus));
     }
-    const [status, message] = errorAnswer(error, request);
+    const [status, message] = errorAnswer(error, request.headers['content-type']);
     // The client is told what it can act on; the log names the real cause.
     if (status >= 500) log?.(`error on ${request.method} ${shownUrl(request)}: ${describeFailure(error)}`);
     return errorBody(reply, status, message);
@@ -231,15 +207,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           config: { public: spec.public, invalidStatus: spec.invalidStatus } satisfies RouteConfig,
           ...(handler.preValidation ? { preValidation: async (req: FastifyRequest) => handler.preValidation?.(req) } : {}),
           handler: async (request, reply) => {
-            const result = await handler.handle({
-              params: request.params as never,
-              query: request.query as never,
-              body: request.body as never,
-              store,
-              reply,
-            });
-            if (result === reply) return reply;
-            return spec.list ? sendListing(reply, result as Listing<unknown>) : result;
+            const outcome = await perform(name, { params: request.params as never, query: request.query as never, body: request.body as never, store });
+            if ('list' in outcome) return sendListing(reply, outcome.list);
+            if ('text' in outcome) return reply.type(TEXT_TYPE).send(outcome.text);
+            return outcome.json;
           },
         });
       }

@@ -1,11 +1,27 @@
-// The service answering in its caller's process: the app is built but never listens, and each
-// request is injected (fastify's inject), so it runs the same routing, validation, hooks and
-// error answers as over HTTP, without a socket, a port, a key or an HTTP parser. The CLI's
-// embedded default hands `request` to the client, whose request core sends through it as it
-// would through undici.
+// The service answering in its caller's process: no socket, no port, no key, no HTTP parser. The
+// CLI's embedded default hands `request` to the client, whose request core sends through it as it
+// would through a transport.
+//
+// A request for a route of the table (the path and method those of exactly one route, a JSON body
+// or none) is dispatched here directly: the body parsed by the app's parser, the parts validated
+// by the app's validators in fastify's order (params, body, query), the route's handler run and
+// its outcome, or its failure, answered as the app answers it (answers.ts). Building the fastify
+// app (loading fastify, registering every route) was most of a first command's time. Anything
+// else (an unknown path or method, a path or query in any doubt, another content type, a body
+// over the limit) goes to the app itself, built then, and injected (fastify's inject): its
+// routing, its 404, 405, 413, 415.
+import { Readable, type Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { Readable, Writable } from 'node:stream';
-import { buildApp, type AppOptions } from './app.js';
+import { parse as parseQuery } from 'fast-querystring';
+import type { FastifyInstance } from 'fastify';
+import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
+import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE, type Outcome } from './answers.js';
+import { buildApp, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, type AppOptions } from './app.js';
+import { parseJsonBody } from './body.js';
+import { listingBody } from './listing.js';
+import { API_PREFIX } from './openapi.js';
+import { handlers } from './routes/index.js';
+import { compileValidator } from './validation.js';
 
 export interface InProcessRequest {
   method: string;
@@ -30,15 +46,200 @@ export interface InProcessAnswer {
 export interface InProcessService {
   /** Answers a request for `url` (only its path and query are read), its body as a stream. */
   request(url: string, request: InProcessRequest): Promise<InProcessAnswer>;
-  /** Finishes the answers under way, then closes the store. */
+  /** Closes the app, if one was built, then the store. */
   close(): Promise<void>;
 }
 
-const discard = (_chunk: unknown, _encoding: unknown, written: () => void) => written();
+type InProcessOptions = Omit<AppOptions, 'apiKeys' | 'timeouts'>;
 
 /** The app on `options.store`, answering in this process; no key: nothing outside can reach it. */
-export async function openInProcess(options: Omit<AppOptions, 'apiKeys' | 'timeouts'>): Promise<InProcessService> {
-  const app = await buildApp(options);
+export async function openInProcess(options: InProcessOptions): Promise<InProcessService> {
+  const { store } = options;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  let app: Promise<InProcessService> | undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    async request(url, request) {
+      const { pathname, search } = new URL(url);
+      const route = directRoute(request, pathname, search, bodyLimit);
+      if (!route) return (await (app ??= injecting(options))).request(pathname + search, request);
+      return abortable(dispatch(route, request, store), request.signal);
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await (await app?.catch(() => undefined))?.close();
+        await store.close();
+      })()),
+  };
+}
+
+// ------------------------------------------------------------------ the direct path
+
+/** A path below the API taken directly: segments of unreserved characters (nothing to decode), no empty one. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9._~-]+)+$/;
+
+interface Pattern {
+  segments: string[];
+  literal: boolean;
+  byMethod: Map<string, RouteName>;
+}
+/** The route table by path pattern, made on the first request. */
+let patterns: Pattern[] | undefined;
+function tableOfPatterns(): Pattern[] {
+  const byShape = new Map<string, Pattern>();
+  for (const [name, spec] of Object.entries(routes) as [RouteName, RouteSpec][]) {
+    const segments = spec.path.split('/').slice(1);
+    const shape = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
+    let pattern = byShape.get(shape);
+    if (!pattern) byShape.set(shape, (pattern = { segments, literal: !spec.path.includes(':'), byMethod: new Map() }));
+    pattern.byMethod.set(spec.method, name);
+  }
+  return [...byShape.values()];
+}
+
+interface DirectRoute {
+  name: RouteName;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+}
+
+/**
+ * The route a request is dispatched to directly, or undefined when the app must answer it. As the
+ * app decides (its method check): of the patterns a path matches, literal ones (/variables/import)
+ * before templates (/variables/:id); taken when exactly one remains and it has the method.
+ */
+function directRoute(request: InProcessRequest, pathname: string, search: string, bodyLimit: number): DirectRoute | undefined {
+  const { method, body } = request;
+  if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
+  const path = pathname.slice(API_PREFIX.length);
+  if (!PLAIN_PATH.test(path)) return undefined;
+  if (body !== undefined) {
+    // Bodies fastify reads as this one does: JSON, within the limit; GET and HEAD take none.
+    if (method === 'GET' || method === 'HEAD' || request.headers['content-type'] !== 'application/json') return undefined;
+    if (body.length === 0 || Buffer.byteLength(body) > bodyLimit) return undefined;
+  }
+  const given = path.split('/').slice(1);
+  const matching = (patterns ??= tableOfPatterns()).filter(
+    (p) => p.segments.length === given.length && p.segments.every((s, i) => (s.startsWith(':') ? given[i]!.length <= MAX_PARAM_LENGTH : s === given[i])),
+  );
+  const literal = matching.filter((p) => p.literal);
+  const chosen = literal.length ? literal : matching;
+  const name = chosen.length === 1 ? chosen[0]!.byMethod.get(method) : undefined;
+  if (!name) return undefined;
+  const params: Record<string, string> = {};
+  chosen[0]!.segments.forEach((s, i) => {
+    if (s.startsWith(':')) params[s.slice(1)] = given[i]!;
+  });
+  // (The router's parser: fastify's own, so that repeated and odd parameters mean the same.)
+  const query = search.length > 1 ? (parseQuery(search.slice(1)) as Record<string, unknown>) : {};
+  return { name, params, query };
+}
+
+type Validate = ReturnType<typeof compileValidator>;
+/** Each route's validators, made on its first request. */
+const validators = new Map<RouteName, { params?: Validate; body?: Validate; querystring: Validate }>();
+function validatorsOf(name: RouteName) {
+  let found = validators.get(name);
+  if (!found) {
+    const spec: RouteSpec = routes[name];
+    // (As fastify asks for them: the route's method and its whole URL.)
+    const route = { method: spec.method, url: `${API_PREFIX}${spec.path}` };
+    found = {
+      ...(spec.params ? { params: compileValidator({ ...route, schema: spec.params, httpPart: 'params' }) } : {}),
+      ...(spec.body ? { body: compileValidator({ ...route, schema: spec.body, httpPart: 'body' }) } : {}),
+      querystring: compileValidator({ ...route, schema: spec.query ?? NO_QUERY, httpPart: 'querystring' }),
+    };
+    validators.set(name, found);
+  }
+  return found;
+}
+
+/** A request part that broke its schema (fastify's validation error, as app.ts answers it). */
+class Invalid extends Error {
+  constructor(
+    readonly context: string,
+    readonly errors: NonNullable<Validate['errors']>,
+  ) {
+    super(`${context} is invalid`);
+  }
+}
+
+async function dispatch({ name, params, query }: DirectRoute, request: InProcessRequest, store: InProcessOptions['store']): Promise<InProcessAnswer> {
+  const spec: RouteSpec = routes[name];
+  try {
+    const body = request.body === undefined ? undefined : parseJsonBody(Buffer.from(request.body));
+    const parts = { params, body, query };
+    handlers[name].preValidation?.(parts);
+    const validate = validatorsOf(name);
+    // fastify's order, each as fastify passes it (a missing part as null).
+    for (const [context, check, value] of [
+      ['params', validate.params, parts.params],
+      ['body', validate.body, parts.body],
+      ['querystring', validate.querystring, parts.query],
+    ] as const) {
+      if (check && !check(value === undefined ? null : value)) throw new Invalid(context, check.errors ?? []);
+    }
+    return await answerOf(await perform(name, { ...parts, store } as never));
+  } catch (err) {
+    const [status, message] =
+      err instanceof Invalid ? invalidAnswer(err.context, err.errors, spec.invalidStatus) : errorAnswer(err as Error, request.headers['content-type']);
+    return answer(status, { 'content-type': JSON_TYPE }, JSON.stringify(errorJson(status, message)));
+  }
+}
+
+async function answerOf(outcome: Outcome): Promise<InProcessAnswer> {
+  if ('text' in outcome) return answer(200, { 'content-type': TEXT_TYPE }, outcome.text);
+  if ('json' in outcome) return answer(200, { 'content-type': JSON_TYPE }, JSON.stringify(outcome.json));
+  const { list } = outcome;
+  const headers: InProcessAnswer['headers'] = { 'content-type': JSON_TYPE };
+  if (list.total !== undefined) headers['x-total-count'] = String(list.total);
+  return answer(200, headers, await listingBody(list, { rows: 0 }));
+}
+
+/** An answer whose body is a text or a stream (a list, read as fast as its reader reads). */
+function answer(statusCode: number, headers: InProcessAnswer['headers'], content: string | Readable): InProcessAnswer {
+  const stream = Readable.from(typeof content === 'string' ? [Buffer.from(content)] : bytes(content));
+  const body = Object.assign(stream, {
+    text: () => text(stream),
+    dump: async () => void stream.destroy(),
+  });
+  return { statusCode, headers, body };
+}
+
+/** A list's chunks as bytes, as a socket carries them (the listing writes text and bytes). */
+async function* bytes(chunks: Readable): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+}
+
+/** The answer, or the caller's deadline: aborted, the request fails, and a body that came is dropped. */
+async function abortable(answering: Promise<InProcessAnswer>, signal: AbortSignal | undefined): Promise<InProcessAnswer> {
+  if (!signal) return answering;
+  const aborted = () => Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+  if (signal.aborted) {
+    void answering.then((a) => a.body.destroy(), () => undefined);
+    throw aborted();
+  }
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', (onAbort = () => reject(aborted())), { once: true }));
+  try {
+    const result = await Promise.race([answering, stopped]);
+    signal.addEventListener('abort', () => result.body.destroy(aborted()), { once: true });
+    return result;
+  } catch (err) {
+    void answering.then((a) => a.body.destroy(), () => undefined);
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
+// ------------------------------------------------------------------ the app, for the rest
+
+const discard = (_chunk: unknown, _encoding: unknown, written: () => void) => written();
+
+/** The app built on the store, answering by inject; closing it leaves the store open. */
+async function injecting(options: InProcessOptions): Promise<InProcessService> {
+  const app: FastifyInstance = await buildApp(options);
   // inject's response also writes all it sends to a socket of its own that throws the bytes away,
   // one chunk a turn of the event loop (setImmediate), while telling the writer only about the
   // answer's stream. A list read as fast as it comes runs in promise callbacks and gives the loop
@@ -49,35 +250,27 @@ export async function openInProcess(options: Omit<AppOptions, 'apiKeys' | 'timeo
     (reply.raw.socket as unknown as Writable)._write = discard;
     done();
   });
-  let closing: Promise<void> | undefined;
-  return {
-    async request(url, { method, headers, body, signal }) {
-      const { pathname, search } = new URL(url);
-      const res = await app.inject({
-        method: method as 'GET',
-        url: pathname + search,
-        headers,
-        ...(body === undefined ? {} : { payload: body }),
-        ...(signal ? { signal } : {}),
-        // Lists of a million rows go through with backpressure, never whole in memory.
-        payloadAsStream: true,
-      });
-      const stream = res.stream();
-      // A reader that stops early closes the response, as a closed socket would: the service
-      // then stops the list it was writing (and its database cursor).
-      const response = (res.raw as { res: { destroy(): void } }).res;
-      stream.once('close', () => response.destroy());
-      const answer = Object.assign(stream, {
-        text: () => text(stream),
-        dump: async () => void stream.destroy(),
-      });
-      // (inject has made every header value a string already.)
-      return { statusCode: res.statusCode, headers: res.headers as InProcessAnswer['headers'], body: answer };
-    },
-    close: () =>
-      (closing ??= (async () => {
-        await app.close();
-        await options.store.close();
-      })()),
+  const request: InProcessService['request'] = async (url, { method, headers, body, signal }) => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(body === undefined ? {} : { payload: body }),
+      ...(signal ? { signal } : {}),
+      // Lists of a million rows go through with backpressure, never whole in memory.
+      payloadAsStream: true,
+    });
+    const stream = res.stream();
+    // A reader that stops early closes the response, as a closed socket would: the service
+    // then stops the list it was writing (and its database cursor).
+    const response = (res.raw as { res: { destroy(): void } }).res;
+    stream.once('close', () => response.destroy());
+    const answer = Object.assign(stream, {
+      text: () => text(stream),
+      dump: async () => void stream.destroy(),
+    });
+    // (inject has made every header value a string already.)
+    return { statusCode: res.statusCode, headers: res.headers as InProcessAnswer['headers'], body: answer };
   };
+  return { request, close: () => app.close() };
 }

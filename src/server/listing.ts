@@ -2,6 +2,7 @@
 // sit in memory, and the client can parse the array line by line while it downloads.
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { JSON_TYPE } from './answers.js';
 import { ROW_SEPARATOR, type JoinedRows, type Listing } from './store/types.js';
 
 /** How far a list got: rows handed to the socket, and the failure that cut it short, if one did. */
@@ -64,33 +65,37 @@ async function* jsonLines<R>(
 }
 
 /**
- * A list that fits in one chunk (most lists: variables, assistants, a session's messages) goes
- * out as one string with its length; a longer one is streamed. Either way the first rows are read
- * before the status is sent, so that a failing query still gets a proper error answer.
+ * A list's answer body: a list that fits in one chunk (most lists: variables, assistants, a
+ * session's messages) is one string; a longer one a stream. Either way the first rows are read
+ * before this answers, so that a failing query still gets a proper error answer (it throws).
+ * `sent` counts the rows handed on, and keeps the failure that cut a streamed one short.
  */
+export async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
+  const lines = listing.texts ? jsonLines<string>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
+  const first = await lines.next();
+  if (first.done) return '[]';
+  const second = await lines.next();
+  if (second.done) return String(first.value);
+  return Readable.from(
+    (async function* () {
+      try {
+        yield first.value;
+        yield second.value;
+        yield* lines;
+      } catch (err) {
+        // The status is sent: the answer can only be cut short, and the log must say why.
+        sent.failure = err as Error;
+        throw err;
+      }
+    })(),
+  );
+}
+
+/** fastify's answer of a list (x-total-count when a page was asked for). */
 export async function sendListing(reply: FastifyReply, listing: Listing<unknown>) {
   if (listing.total !== undefined) reply.header('x-total-count', String(listing.total));
   const sent: ListingProgress = { rows: 0 };
   progress.set(reply, sent);
-  const lines = listing.texts ? jsonLines<string>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
-  reply.type('application/json; charset=utf-8');
-  const first = await lines.next();
-  if (first.done) return reply.send('[]');
-  const second = await lines.next();
-  if (second.done) return reply.send(first.value);
-  return reply.send(
-    Readable.from(
-      (async function* () {
-        try {
-          yield first.value;
-          yield second.value;
-          yield* lines;
-        } catch (err) {
-          // The status is sent: the answer can only be cut short, and the log must say why.
-          sent.failure = err as Error;
-          throw err;
-        }
-      })(),
-    ),
-  );
+  reply.type(JSON_TYPE);
+  return reply.send(await listingBody(listing, sent));
 }

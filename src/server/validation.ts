@@ -1,14 +1,24 @@
 // Request validation with ajv from the schema module, and messages that name the field and the
 // rule ("details.temperature must be between 0 and 2").
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+//
+// The bundle's service (server.cjs) has every route's validators compiled at build time
+// (`precompiled.ts`, ajv's standalone code made by scripts/bundle.js with `makeAjv` and
+// `routeValidators`): a command answering in its own process neither loads ajv nor compiles a
+// schema. Elsewhere (the library, dist/server) each schema is compiled on its route's first request.
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { NO_QUERY, routes, type RouteSpec } from '../schema/routes.js';
+import { API_PREFIX } from './openapi.js';
+import { precompiled } from './precompiled.js';
 
-const Ajv = AjvModule.default ?? AjvModule;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function makeAjv(coerce: boolean) {
+/** `standalone`: keeps the code it compiles, for ajv's standalone module (the build's). */
+export function makeAjv(coerce: boolean, standalone = false): Ajv {
+  // Required when first needed, not imported: where validators are precompiled ajv is never loaded.
+  const { Ajv: AjvClass } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('ajv') as { Ajv: typeof Ajv };
   // Bodies are taken as typed (a number is not a string); query and path values are text and
   // are coerced, with a single value becoming a one-item array where a list is expected.
-  const ajv = new Ajv({
+  const ajv = new AjvClass({
     allErrors: false,
     verbose: true,
     strict: false,
@@ -19,6 +29,7 @@ function makeAjv(coerce: boolean) {
     // command on the embedded service.
     meta: false,
     validateSchema: false,
+    ...(standalone ? { code: { source: true } } : {}),
   });
   ajv.addKeyword({ keyword: 'x-rule', schemaType: 'string' });
   ajv.addFormat('uuid', UUID);
@@ -29,17 +40,33 @@ function makeAjv(coerce: boolean) {
 let bodyAjv: ReturnType<typeof makeAjv> | undefined;
 let textAjv: ReturnType<typeof makeAjv> | undefined;
 
+/** A validator's name: the request part of a route, as fastify names them (its method and full URL). */
+export const validatorKey = (method: string, url: string, httpPart: string) => `${method} ${url} ${httpPart}`;
+
+/** Every validator the app has: each route's params, body and query string, and the document's query. */
+export function routeValidators(): { key: string; schema: object; httpPart: string }[] {
+  const parts = (spec: Pick<RouteSpec, 'method' | 'path' | 'params' | 'body' | 'query'>) =>
+    (
+      [
+        ['params', spec.params],
+        ['body', spec.body],
+        ['querystring', spec.query ?? NO_QUERY],
+      ] as const
+    ).flatMap(([httpPart, schema]) => (schema ? [{ key: validatorKey(spec.method, `${API_PREFIX}${spec.path}`, httpPart), schema, httpPart }] : []));
+  return [...Object.values(routes).flatMap(parts), ...parts({ method: 'GET', path: '/openapi.json' })];
+}
+
 /**
- * fastify's validator compiler: bodies strictly typed, query strings and params coerced. Each
- * schema is compiled on its route's first request: compiling them all took a fifth of the
- * embedded service's start-up, which every command without a server pays.
+ * fastify's validator compiler (and the in-process dispatcher's): bodies strictly typed, query
+ * strings and params coerced. A schema not precompiled is compiled on its route's first request:
+ * compiling them all took a fifth of the embedded service's start-up.
  */
-export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }) {
-  let compiled: ValidateFunction | undefined;
+export function compileValidator({ schema, httpPart, method, url }: { schema: object; httpPart?: string; method?: string | string[]; url?: string }) {
+  let compiled: ValidateFunction | undefined = typeof method === 'string' && url && httpPart ? precompiled[validatorKey(method, url, httpPart)] : undefined;
   const validate = (data: unknown): boolean => {
-    compiled ??= (httpPart === 'body' ? (bodyAjv ??= makeAjv(false)) : (textAjv ??= makeAjv(true))).compile(schema);
-    const valid = compiled(data) as boolean;
-    validate.errors = compiled.errors;
+    const run = (compiled ??= (httpPart === 'body' ? (bodyAjv ??= makeAjv(false)) : (textAjv ??= makeAjv(true))).compile(schema));
+    const valid = run(data) as boolean;
+    validate.errors = run.errors;
     return valid;
   };
   validate.errors = undefined as ValidateFunction['errors'];

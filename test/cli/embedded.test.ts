@@ -89,18 +89,25 @@ describe('the embedded service', () => {
     }
   });
 
-  it('a command answering in its own process loads no TLS, HTTPS, HTTP/2 or DNS module (the service listens on nothing)', async () => {
+  it('a command answering in its own process loads no HTTP, TLS, HTTPS, HTTP/2 or DNS module, nor ajv (the service listens on nothing, fastify is not built, the validators are precompiled)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatflow-builtins-'));
     try {
       // Node's own modules this process loaded, written to stderr at its exit.
       const hook = join(dir, 'builtins.cjs');
-      writeFileSync(hook, `process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'BUILTIN ' + m.slice(13)).join('\\n') + '\\n'));`);
+      writeFileSync(
+        hook,
+        `process.on('exit', () => process.stderr.write([...process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'BUILTIN ' + m.slice(13)), ...Object.keys(require.cache).map((f) => 'FILE ' + f)].join('\\n') + '\\n'));`,
+      );
       const r = await execa(process.execPath, ['--require', hook, BIN, 'variables', 'set', 'LOCAL', '1'], { reject: false, extendEnv: false, env: cliEnv() });
       expect(r.exitCode, r.stderr).toBe(0);
       const builtins = r.stderr.split('\n').filter((l) => l.startsWith('BUILTIN ')).map((l) => l.slice(8));
-      // (It did load the service, whose fastify requires these when it loads.)
-      expect(builtins).toContain('http');
-      expect(builtins.filter((m) => /^(tls|https|http2|dns|_tls_wrap)$/.test(m))).toEqual([]);
+      // (It ran the routes without fastify, whose loading requires node:http, and fetched nothing.)
+      expect(builtins).toContain('stream');
+      expect(builtins.filter((m) => /^(_?http.*|tls|https|http2|dns|_tls_wrap)$/.test(m))).toEqual([]);
+      // Nor ajv: the bundle's validators are compiled at build time (one missing would require it).
+      const files = r.stderr.split('\n').filter((l) => l.startsWith('FILE '));
+      expect(files.some((f) => f.includes('better-sqlite3'))).toBe(true);
+      expect(files.filter((f) => /node_modules[/\\]ajv[/\\]/.test(f))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { checkJson } from '../body.js';
 import { ServiceError } from '../errors.js';
 import { pageOf } from './query.js';
@@ -6,7 +5,7 @@ import type { HandlersFor } from './types.js';
 
 /** Flowise sends `details` as a JSON string: accept that form and validate the object in it. */
 function parseDetails(status: 400 | 422) {
-  return (request: FastifyRequest) => {
+  return (request: { body: unknown }) => {
     const body = request.body as { details?: unknown } | null;
     if (!body || typeof body !== 'object' || typeof body.details !== 'string') return;
     let details: unknown;

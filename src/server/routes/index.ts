@@ -3,12 +3,12 @@ import { VERSION } from '../../version.js';
 import { assistantRoutes } from './assistants.js';
 import { feedbackRoutes } from './feedback.js';
 import { messageRoutes } from './messages.js';
-import type { RouteHandlers } from './types.js';
+import { TextAnswer, type RouteHandlers } from './types.js';
 import { upsertHistoryRoutes } from './upsert-history.js';
 import { variableRoutes } from './variables.js';
 
 export const handlers: RouteHandlers = {
-  ping: { handle: ({ reply }) => reply.type('text/plain; charset=utf-8').send('pong') },
+  ping: { handle: () => new TextAnswer('pong') },
   version: { handle: () => ({ version: VERSION }) },
   listChatflows: { handle: ({ store }) => store.listChatflows() },
   ...variableRoutes,
