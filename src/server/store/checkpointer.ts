@@ -5,8 +5,9 @@
 // meanwhile. Here a commit only looks at the WAL's size; the thread, started the first time it is
 // large, copies it while the service goes on (a PASSIVE checkpoint waits for no one and blocks
 // no one: readers keep their snapshot, the writer appends).
-// The same thread runs the few writes whose single statements take longer than a list may wait
-// (`transaction`: emptying the message table for a large delete, see messages.ts).
+// A second thread, with a connection of its own too, runs the few writes whose single statements
+// take longer than a list may wait (`transaction`: emptying the message table for a large
+// delete, see messages.ts).
 import { statSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 
@@ -62,7 +63,29 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-type Answer = 'done' | { changes: number[] } | { error: { message: string; code?: string } };
+/** A transaction's answer; a checkpoint's is 'done'. */
+type Written = { changes: number[] } | { error: { message: string; code?: string } };
+type Answer = 'done' | Written;
+
+/** A thread running THREAD on the file, unreferenced (an idle one keeps no process alive). */
+async function spawn(path: string, open: object, answered: (answer: Answer) => void, failed: (err: Error) => void) {
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(THREAD, { eval: true, workerData: { path, ...open } });
+  worker.unref();
+  worker.on('message', answered);
+  worker.once('error', failed);
+  return worker;
+}
+
+/** Closes a thread's connection once what it was sent before is done (messages are taken in order). */
+async function end(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // Referenced again: unreferenced, a process with nothing else to do would end here, before
+  // the thread closed its connection and before the code after close() ran.
+  worker.ref();
+  worker.postMessage('close');
+  await exited;
+}
 
 export function checkpointer(
   path: string,
@@ -75,38 +98,50 @@ export function checkpointer(
   let again = false;
   let failed = false;
   let closed = false;
-  /** Transactions sent, in order: the thread answers each after any checkpoint sent before it. */
+  // Transactions run on a second thread: behind a checkpoint (a WAL of 256 MiB copied into the
+  // file, seconds under load) a delete would wait for nothing, SQLite letting a writer write
+  // while a checkpoint runs.
+  let writes: Promise<Worker> | undefined;
+  let writesFailed = false;
+  /** Transactions sent, answered in order. */
   const waiting: { resolve: (changes: number[]) => void; reject: (err: Error) => void }[] = [];
 
-  const start = async (): Promise<Worker> => {
-    const { Worker } = await import('node:worker_threads');
-    const worker = new Worker(THREAD, { eval: true, workerData: { path, ...open } });
-    // An idle checkpointer keeps no process alive (close() ends it all the same).
-    worker.unref();
-    worker.on('message', (answer: Answer) => {
-      if (answer !== 'done') {
+  const start = () =>
+    spawn(
+      path,
+      open,
+      () => {
+        running = false;
+        if (again) {
+          again = false;
+          committed();
+        }
+      },
+      // The writer's own checkpoints (wal_autocheckpoint, sqlite.ts) remain: a thread that
+      // cannot run leaves them to it.
+      () => {
+        failed = true;
+        running = false;
+      },
+    );
+
+  const startWrites = () =>
+    spawn(
+      path,
+      open,
+      (answer) => {
+        const written = answer as Written;
         const { resolve, reject } = waiting.shift()!;
-        if (waiting.length === 0 && !closed) worker.unref();
-        if ('changes' in answer) resolve(answer.changes);
-        else reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+        if (waiting.length === 0) void writes?.then((worker) => worker.unref());
+        if ('changes' in written) resolve(written.changes);
+        else reject(Object.assign(new Error(written.error.message), { code: written.error.code }));
         committed();
-        return;
-      }
-      running = false;
-      if (again) {
-        again = false;
-        committed();
-      }
-    });
-    // The writer's own checkpoints (wal_autocheckpoint, sqlite.ts) remain: a thread that cannot
-    // run leaves them to it.
-    worker.once('error', (err) => {
-      failed = true;
-      running = false;
-      for (const { reject } of waiting.splice(0)) reject(err);
-    });
-    return worker;
-  };
+      },
+      (err) => {
+        writesFailed = true;
+        for (const { reject } of waiting.splice(0)) reject(err);
+      },
+    );
 
   function committed(): void {
     if (failed || closed) return;
@@ -130,8 +165,8 @@ export function checkpointer(
   return {
     committed,
     async transaction(statements) {
-      if (failed || closed) throw new Error('the store\'s thread for long writes is not running');
-      const worker = await (thread ??= start());
+      if (writesFailed || closed) throw new Error("the store's thread for long writes is not running");
+      const worker = await (writes ??= startWrites());
       return new Promise<number[]>((resolve, reject) => {
         waiting.push({ resolve, reject });
         // (Referenced while it works for us: a process awaiting only this must not end.)
@@ -141,16 +176,9 @@ export function checkpointer(
     },
     async close() {
       closed = true;
-      if (!thread) return;
-      const worker = await thread;
-      if (failed) return;
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      // Referenced again: unreferenced, a process with nothing else to do would end here, before
-      // the thread closed its connection and before the code after close() ran.
-      worker.ref();
-      // Messages are taken in order: a checkpoint under way ends first.
-      worker.postMessage('close');
-      await exited;
+      // A checkpoint or a transaction under way ends first.
+      if (writes && !writesFailed) await end(await writes);
+      if (thread && !failed) await end(await thread);
     },
   };
 }
