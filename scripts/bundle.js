@@ -12,10 +12,11 @@
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
 //   its path. Tests see from the files loaded that a command did not load them.
-// - server.cjs holds the service's libraries too (fastify, kysely, ajv, typebox): the embedded
-//   default loads them on every command, and one file of them starts several times faster than
-//   their hundreds of modules. The database drivers (native code, found by path) and conf stay
-//   in node_modules.
+// - server.cjs holds the service's libraries too (kysely, typebox; fastify with ajv and the rest of
+//   its own in vendor/fastify.cjs, which it requires only to build an app): the embedded default
+//   loads them on every command answered in its process, and one file of them starts several
+//   times faster than their hundreds of modules. The database drivers (native code, found by
+//   path) and conf stay in node_modules.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { builtinModules, createRequire } from 'node:module';
@@ -50,6 +51,12 @@ const LAZY = {
   'vendor/cli-table3': 'import Table from "cli-table3"; export default Table;',
   'vendor/inquirer-prompts': 'export { confirm, input, password, select } from "@inquirer/prompts";',
 };
+/**
+ * vendor/fastify.cjs: fastify and its libraries (find-my-way, pino, ajv, fast-json-stringify…),
+ * required by server.cjs only when an app is built (app.ts): a command answering in its own
+ * process runs the routes without them (server/in-process.ts), and reads none of their megabyte.
+ */
+const FASTIFY = 'module.exports = require("fastify");';
 /** server.cjs: the service, CommonJS (bin/bundles.js loads it with a code cache, as main.cjs). */
 const SERVER = [
   'export { startServer } from "./src/server/app.ts";',
@@ -116,6 +123,14 @@ const LAZY_REQUIRES = [
   ['/node_modules/fastify/', /^(node:)?(https|http2|dns)$/],
 ];
 
+/** server.cjs's imports of fastify go to its file of its own (FASTIFY). */
+const fastifyApart = {
+  name: 'fastify-apart',
+  setup(b) {
+    b.onResolve({ filter: /^fastify$/ }, (args) => (args.importer.includes('/node_modules/') || args.namespace === 'lazy' ? undefined : { path: './vendor/fastify.cjs', external: true }));
+  },
+};
+
 /** `redirect`: send our code's imports of the lazy parts to their files. */
 const plugin = (redirect) => ({
   name: 'chatflow',
@@ -147,7 +162,7 @@ const plugin = (redirect) => ({
       contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(args.path)})[key] });`,
       loader: 'js',
     }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER }[args.path], resolveDir: root, loader: 'ts' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' }));
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED, resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
     b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
@@ -200,8 +215,9 @@ const results = await Promise.all([
     // Its imports of the drivers (CommonJS) become require()s: a script run from a code cache
     // cannot import(), and the service's processes have no bin/bundles.js to import for them.
     supported: { 'dynamic-import': false },
-    plugins: [plugin(false)],
+    plugins: [fastifyApart, plugin(false)],
   }),
+  build({ ...commonJs, entryPoints: { 'vendor/fastify': 'lazy:vendor/fastify' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
   build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,

@@ -108,6 +108,8 @@ describe('the embedded service', () => {
       const files = r.stderr.split('\n').filter((l) => l.startsWith('FILE '));
       expect(files.some((f) => f.includes('better-sqlite3'))).toBe(true);
       expect(files.filter((f) => /node_modules[/\\]ajv[/\\]/.test(f))).toEqual([]);
+      // Nor fastify's bundle (vendor/fastify.cjs, read only when an app is built).
+      expect(files.filter((f) => /fastify/.test(f))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
