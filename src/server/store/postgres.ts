@@ -184,8 +184,13 @@ interface CopyConnection {
 
 /** COPY … TO STDOUT (FORMAT binary): the CopyData gathered into one buffer, its rows read at the end. */
 abstract class CopyOut<T> extends Submitted<T> {
-  protected data: Buffer = Buffer.allocUnsafe(1 << 16);
   protected size = 0;
+  constructor(
+    text: string,
+    protected data: Buffer,
+  ) {
+    super(text);
+  }
 
   override handleCopyData(msg: { chunk: Buffer }): void {
     // The chunk is a view of pg's read buffer, which it reuses: copied at once.
@@ -204,6 +209,10 @@ abstract class CopyOut<T> extends Submitted<T> {
  * place. No row becomes an object of its own.
  */
 class CopyOutText extends CopyOut<JoinedRows & { last: Buffer }> {
+  constructor(text: string) {
+    super(text, Buffer.allocUnsafe(1 << 16));
+  }
+
   /**
    * The binary COPY format is a 19-byte header, then each row as its field count (1), its length
    * and its bytes; -1 ends it. Each row moves to just after the one before and a separator, which
@@ -314,10 +323,9 @@ class CopyOutJson extends CopyOut<JoinedRows & { last: Buffer }> {
     text: string,
     private readonly columns: readonly JsonColumn[],
   ) {
-    super(text);
+    // The gathered rows are read once: their buffer is used again by a later batch.
+    super(text, GATHERED.pop() ?? Buffer.allocUnsafe(1 << 20));
     this.heads = columns.map((c, i) => [...Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(c.key)}:`)]);
-    // The gathered rows are read once: their buffer is used again by the next batch.
-    this.data = GATHERED.pop() ?? Buffer.allocUnsafe(1 << 20);
   }
 
   protected result(): JoinedRows & { last: Buffer } {
