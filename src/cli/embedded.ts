@@ -5,9 +5,10 @@
 // - in this process (server/in-process.ts): no socket, no port, no second thread. The first
 //   command runs so, and any command the local service cannot answer (none yet, not wanted:
 //   CHATFLOW_NO_SERVICE or CI, gone meanwhile);
-// - bulk commands (export, import) run it in a worker thread (embedded-worker.ts) on a loopback
-//   port, so that the service's work (the database, validation, writing lists) and the CLI's
-//   (reading, parsing, writing files) run side by side on two cores.
+// - a bulk command (import) runs it in a worker thread (embedded-worker.ts) on a loopback port, so
+//   that the service's work (parsing, validation, the database) and the CLI's (reading and
+//   parsing the file) run side by side on two cores. (An export's CLI side only copies bytes:
+//   there a thread cost more than it saved.)
 import type { BatchLimits, RequestFn } from '../client/index.js';
 import { GONE_HEADER, type Found } from './local-service.js';
 import { MAX_INGEST_ITEMS } from '../schema/limits.js';

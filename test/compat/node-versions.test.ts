@@ -1,7 +1,7 @@
 // The CLI and the service on the other Node versions users run (22 and 24), not only on the Node
 // that runs the tests: each is fetched once from the npm registry (the `node-<os>-<arch>`
 // packages hold the official binaries) into node_modules/.cache, then the built package runs on
-// it: the embedded default (its first command, the local service, a bulk export and import on a
+// it: the embedded default (its first command, the local service, an export, and an import on a
 // thread) and `serve` until SIGTERM. On Node 24.19 and later, better-sqlite3 12 aborted every
 // one of these at exit (SIGABRT, exit 134, a native stack on stderr): see src/server/store/sqlite-driver.ts.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -55,7 +55,7 @@ describe.each(['22.23.3', '24.21.0'])('Node %s', (version) => {
       // Answered by the local service the demo started.
       [['variables', 'list', '-o', 'json']],
       [['messages', 'list', 'demo-support-bot', '--limit', '2', '-o', 'json']],
-      // Bulk work runs the service on a thread of the CLI.
+      // An export through the local service; an import runs the service on a thread of the CLI.
       [['export', '--out', join(home.dir, 'all.ndjson')]],
       [['import', join(home.dir, 'all.ndjson')], { CHATFLOW_DB: join(home.dir, 'copy.db') }],
       [['service', 'stop']],

@@ -26,6 +26,5 @@ export const exportCommand: CommandDef = {
     '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (variables and assistants have no chatflowid);\n' +
     'data is the record as the server lists it. Variables and assistants belong to no chatflow: --chatflow\n' +
     'does not narrow them (leave them out with --resources).\n',
-  bulk: true,
   handler: () => import('../handlers/export.js').then((m) => m.exportAll),
 };

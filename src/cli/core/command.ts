@@ -49,7 +49,7 @@ export interface CommandDef {
   /** More help after the examples. */
   notes?: string;
   hidden?: boolean;
-  /** Long work (export, import): an embedded service gets a thread of its own. */
+  /** Long work on both sides (import): an embedded service gets a thread of its own. */
   bulk?: boolean;
   /** Imports the handler: `() => import('../handlers/x.js').then((m) => m.list)`. */
   handler?: () => Promise<Handler>;

@@ -92,7 +92,7 @@ export interface ClientOptions {
   timeoutMs: number;
   /** `--debug` lines. */
   trace?: (line: string) => void;
-  /** Long work (export, import): an embedded service gets a thread of its own. */
+  /** Long work on both sides (import): an embedded service gets a thread of its own. */
   bulk?: boolean;
   /** Retries of idempotent requests (the client's default when not given). */
   retries?: number;

@@ -43,7 +43,7 @@ export class Context {
     return resolveConnection({ flagUrl: this.flags.url, flagApiKey: this.flags.apiKey, flagApiKeyFile: this.flags.apiKeyFile, flagProfile: this.flags.profile });
   }
 
-  /** The client; for a bulk command (export, import) an embedded service gets a thread of its own. */
+  /** The client; for a bulk command (import) an embedded service gets a thread of its own. */
   async client(): Promise<ChatflowClient> {
     return (await (this.session ??= this.open(this.bulk))).client;
   }
