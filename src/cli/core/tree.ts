@@ -41,20 +41,23 @@ function argument(def: ArgDef): Argument {
   return a;
 }
 
-/** Commands whose flags and subcommands are not built yet, and what builds them. */
-const unbuilt = new WeakMap<Command, () => void>();
+/** Commands whose flags, or subcommands, are not built yet, and what builds them. */
+const unbuiltFlags = new WeakMap<Command, () => void>();
+const unbuiltSubs = new WeakMap<Command, () => void>();
+
+const once = (map: WeakMap<Command, () => void>, cmd: Command) => {
+  const build = map.get(cmd);
+  map.delete(cmd);
+  build?.();
+};
+
+/** Builds a command's flags (a line of its parent's help needs them: `[options]`). */
+const expandFlags = (cmd: Command): void => once(unbuiltFlags, cmd);
 
 /** Builds a command's flags and subcommands if they are not built yet (completion builds those it walks into). */
 export function expand(cmd: Command): void {
-  const build = unbuilt.get(cmd);
-  unbuilt.delete(cmd);
-  build?.();
-}
-
-/** A command's help lists its subcommands with `[options]` when they have flags: build them first. */
-function expandForHelp(cmd: Command): void {
-  expand(cmd);
-  cmd.commands.forEach(expand);
+  expandFlags(cmd);
+  once(unbuiltSubs, cmd);
 }
 
 function add(parent: Command, def: CommandDef, done: (code: number) => void, lazy: boolean): void {
@@ -62,18 +65,27 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const a of def.args ?? []) cmd.addArgument(argument(a));
   const subs = def.commands ?? [];
-  const build = () => {
+  const flags = () => {
     for (const f of def.flags ?? []) cmd.addOption(option(f));
     if (def.examples || def.notes) cmd.addHelpText('after', (def.examples ? examples(def.examples) : '') + (def.notes ?? ''));
-    subs.forEach((sub) => add(cmd, sub, done, lazy));
   };
+  const commands = () => subs.forEach((sub) => add(cmd, sub, done, lazy));
   if (lazy) {
-    unbuilt.set(cmd, build);
-    // commander enters a subcommand through its parent's hook; `chatflow help <command>` shows
-    // the help without entering it.
-    if (subs.length > 0) cmd.hook('preSubcommand', (_group, sub) => expand(sub));
-    cmd.on('beforeHelp', () => expandForHelp(cmd));
-  } else build();
+    unbuiltFlags.set(cmd, flags);
+    if (subs.length > 0) {
+      unbuiltSubs.set(cmd, commands);
+      // commander enters a subcommand through its parent's hook.
+      cmd.hook('preSubcommand', (_group, sub) => expand(sub));
+    }
+    // `chatflow help <command>` shows the help without entering it; its lines need the subcommands' flags.
+    cmd.on('beforeHelp', () => {
+      expand(cmd);
+      cmd.commands.forEach(expandFlags);
+    });
+  } else {
+    flags();
+    commands();
+  }
   if (def.bare) {
     const bare = def.bare;
     cmd.helpOption(false).allowUnknownOption().allowExcessArguments();
@@ -93,14 +105,14 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
  * Adds the commands to `program`; `done` receives the exit code of the command that ran. `lazy`:
  * a command's flags and subcommands are built only when commander is about to enter it (or show
  * its help), so a run pays for the one command it runs, not for all forty commands and their
- * flags (a line in a group's help needs only the name, arguments and summary).
+ * flags (a line of a group's help needs only the name, arguments, summary and its flags).
  */
 export function addCommands(program: Command, defs: CommandDef[], opts: { done?: (code: number) => void; lazy?: boolean } = {}): Command {
   const done = opts.done ?? (() => undefined);
   for (const def of defs) add(program, def, done, opts.lazy === true);
   if (opts.lazy) {
     program.hook('preSubcommand', (_root, sub) => expand(sub));
-    program.on('beforeHelp', () => program.commands.forEach(expand));
+    program.on('beforeHelp', () => program.commands.forEach(expandFlags));
   }
   return program;
 }
