@@ -164,21 +164,35 @@ export class Engine {
       count: (batch: B) => number,
       cursorOf: (batch: B) => [unknown, unknown],
     ): AsyncGenerator<B> {
-      const ask = (cursor?: [unknown, unknown]) => {
+      // SQLite joins a batch into one value, which may hold at most 1e9 bytes (SQLITE_TOOBIG):
+      // rows that large are asked for again a tenth as many at a time, down to one.
+      let size = STREAM_BATCH;
+      let cursor: [unknown, unknown] | undefined;
+      const ask = () => {
         let q = build();
-        if (cursor) q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(cursor[0], cursor[1])));
-        const asked = fetch(q.orderBy(column, order).orderBy(id, order).limit(STREAM_BATCH));
+        const after = cursor;
+        if (after) q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
+        const asked = fetch(q.orderBy(column, order).orderBy(id, order).limit(size));
         asked.catch(() => {}); // a list abandoned meanwhile never awaits it
         return asked;
       };
       let next = ask();
       for (;;) {
-        const batch = await next;
-        const full = count(batch) === STREAM_BATCH;
-        if (full && pg) next = ask(cursorOf(batch));
+        let batch: B;
+        try {
+          batch = await next;
+        } catch (err) {
+          if ((err as { code?: unknown }).code !== 'SQLITE_TOOBIG' || size === 1) throw err;
+          size = Math.ceil(size / 10);
+          next = ask();
+          continue;
+        }
+        const full = count(batch) === size;
+        if (full) cursor = cursorOf(batch);
+        if (full && pg) next = ask();
         yield batch;
         if (!full) return;
-        if (!pg) next = ask(cursorOf(batch));
+        if (!pg) next = ask();
       }
     }
     const length = (batch: readonly unknown[]) => batch.length;
