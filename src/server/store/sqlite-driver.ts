@@ -7,9 +7,9 @@
 //   without a fix in 12.x).
 // - 13.x is a Node-API addon with prebuilt binaries and no install script; it needs Node 22 (on 20
 //   it crashes at its first statement).
-// So 13.x (installed as `better-sqlite3-13`) from Node 22 on, and 12.x (`better-sqlite3`, an
-// optional dependency: a machine that cannot compile it still installs) before, or where 13.x has
-// no binary for the platform.
+// So 13.x (installed as `better-sqlite3-13`) from Node 22 on, and 12.x (`better-sqlite3`) before,
+// or where 13.x has no binary for the platform. Both are optional dependencies: a machine that
+// cannot compile 12.x still installs, and so does Node 20 with engine-strict (13.x asks for 22).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 
