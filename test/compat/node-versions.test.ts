@@ -1,34 +1,64 @@
 // The CLI and the service on the other Node versions users run (22 and 24), not only on the Node
 // that runs the tests: each is fetched once from the npm registry (the `node-<os>-<arch>`
 // packages hold the official binaries) into node_modules/.cache, then the built package runs on
-// it: the embedded default (its first command, the local service, an export, and an import on a
+// it: the embedded default (its first command, the local service, a bulk export and import on a
 // thread) and `serve` until SIGTERM. On Node 24.19 and later, better-sqlite3 12 aborted every
 // one of these at exit (SIGABRT, exit 134, a native stack on stderr): see src/server/store/sqlite-driver.ts.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
-import { BIN, cliEnv, createHome, waitForLine, type CliHome } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, createHome, waitForLine, type CliHome } from '../helpers/cli.js';
 
-const CACHE = fileURLToPath(new URL('../../node_modules/.cache/chatflow-test-node/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CACHE = join(ROOT, 'node_modules', '.cache', 'chatflow-test-node');
 const PLATFORM = process.platform === 'win32' ? 'win' : process.platform;
 
-/** The `node` binary of `version`, fetched from the registry the first time. */
-async function nodeBinary(version: string): Promise<string> {
-  const dir = join(CACHE, version);
-  const bin = join(dir, 'package', 'bin', 'node');
-  if (existsSync(bin)) return bin;
+/** `spec` from the registry, unpacked into the cache the first time; answers the package's directory. */
+async function fetched(spec: string): Promise<string> {
+  const dir = join(CACHE, spec.replace(/[/@]/g, '_'));
+  const pkg = join(dir, 'package');
+  if (existsSync(pkg)) return pkg;
   const partial = `${dir}.${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  const pkg = `node-${PLATFORM}-${process.arch}@${version}`;
-  const packed = await execa('npm', ['pack', pkg, '--silent', '--pack-destination', partial], { reject: false, stdin: 'ignore' });
-  if (packed.exitCode !== 0) throw new Error(`npm pack ${pkg} failed (the registry must be reachable): ${packed.stderr}`);
+  const packed = await execa('npm', ['pack', spec, '--silent', '--pack-destination', partial], { reject: false, stdin: 'ignore' });
+  if (packed.exitCode !== 0) throw new Error(`npm pack ${spec} failed (the registry must be reachable): ${packed.stderr}`);
   await execa('tar', ['xzf', join(partial, packed.stdout.trim().split('\n').at(-1)!), '-C', partial]);
   renameSync(partial, dir);
-  return bin;
+  return pkg;
 }
+
+/** The `node` binary of `version`. */
+const nodeBinary = async (version: string) => join(await fetched(`node-${PLATFORM}-${process.arch}@${version}`), 'bin', 'node');
+
+/**
+ * The built package as an install on Node 22 or 24 has it: npm on Node 20 (where these tests
+ * install) skips better-sqlite3 13, an optional dependency that asks for Node 22, so this copy
+ * gets the version the lockfile names beside links to the rest of node_modules.
+ */
+async function installedPackage(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'chatflow-compat-'));
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  mkdirSync(join(dir, 'node_modules'));
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name !== 'better-sqlite3-13' && name !== '.cache') symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
+  }
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { name?: string; version: string }> };
+  const driver = lock.packages['node_modules/better-sqlite3-13']!;
+  symlinkSync(await fetched(`${driver.name}@${driver.version}`), join(dir, 'node_modules', 'better-sqlite3-13'));
+  return dir;
+}
+
+let pkg: string;
+let BIN: string;
+beforeAll(async () => {
+  pkg = await installedPackage();
+  BIN = join(pkg, 'bin', 'chatflow.js');
+}, 300_000);
+afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
 const run = async (node: string, home: CliHome, args: string[], env: Record<string, string> = {}) => {
   const r = await execa(node, [BIN, ...args], {
