@@ -60,6 +60,15 @@ export function expand(cmd: Command): void {
   once(unbuiltSubs, cmd);
 }
 
+/** commander enters a subcommand through its parent's preSubcommand hook. */
+const entering = (_parent: Command, sub: Command): void => expand(sub);
+
+/** A command's help, asked without entering it (`chatflow help <command>`): its lines need the subcommands' flags. */
+const helping = (cmd: Command) => (): void => {
+  expand(cmd);
+  cmd.commands.forEach(expandFlags);
+};
+
 function add(parent: Command, def: CommandDef, done: (code: number) => void, lazy: boolean): void {
   const cmd = parent.command(def.name, { hidden: def.hidden === true }).description(def.summary);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
@@ -74,14 +83,9 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
     unbuiltFlags.set(cmd, flags);
     if (subs.length > 0) {
       unbuiltSubs.set(cmd, commands);
-      // commander enters a subcommand through its parent's hook.
-      cmd.hook('preSubcommand', (_group, sub) => expand(sub));
+      cmd.hook('preSubcommand', entering);
     }
-    // `chatflow help <command>` shows the help without entering it; its lines need the subcommands' flags.
-    cmd.on('beforeHelp', () => {
-      expand(cmd);
-      cmd.commands.forEach(expandFlags);
-    });
+    cmd.on('beforeHelp', helping(cmd));
   } else {
     flags();
     commands();
@@ -111,8 +115,8 @@ export function addCommands(program: Command, defs: CommandDef[], opts: { done?:
   const done = opts.done ?? (() => undefined);
   for (const def of defs) add(program, def, done, opts.lazy === true);
   if (opts.lazy) {
-    program.hook('preSubcommand', (_root, sub) => expand(sub));
-    program.on('beforeHelp', () => program.commands.forEach(expandFlags));
+    program.hook('preSubcommand', entering);
+    program.on('beforeHelp', helping(program));
   }
   return program;
 }
