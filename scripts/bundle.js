@@ -74,8 +74,11 @@ const REDIRECT = [
   [/\/server\/(app|in-process|open-store)\.js$/, 'server.cjs'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
-/** In server.cjs only (the service's own libraries). */
-const SERVICE = new Set(['fastify', 'fast-querystring', 'kysely', 'ajv', '@sinclair/typebox']);
+/**
+ * In server.cjs only (the service's own libraries; better-sqlite3 12.x's JavaScript too, its
+ * addon still found by path: src/server/store/driver-v12.ts).
+ */
+const SERVICE = new Set(['fastify', 'fast-querystring', 'kysely', 'ajv', '@sinclair/typebox', 'better-sqlite3']);
 const external = [...Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
@@ -164,6 +167,8 @@ const plugin = (redirect) => ({
     }));
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' }));
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED, resolveDir: root, loader: 'js' }));
+    // A require the bundler sees (the source's createRequire hides it from the bundler, for dist/).
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]store[/\\]driver-v12\.ts$/ }, () => ({ contents: 'export const requireV12 = () => require("better-sqlite3");', resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
     b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
   },

@@ -1,9 +1,14 @@
-// Colour is decided once, here: chalk itself ignores NO_COLOR, so its levels are set explicitly.
-import chalk, { chalkStderr, supportsColor, supportsColorStderr, type ColorSupportLevel } from 'chalk';
+// Colour is decided once a run, here: chalk itself ignores NO_COLOR, so each stream gets a chalk
+// of the level decided here, or none. chalk is loaded only when a stream is to be coloured: its
+// import asks the terminal (node:tty) and builds every style, some 2 ms of a start that a JSON
+// answer into a pipe (what a script runs) never needs.
+import type { ChalkInstance, ColorSupportLevel } from 'chalk';
 
 type Env = NodeJS.ProcessEnv;
 
-let configured = false;
+/** Each stream's chalk while it is coloured. */
+let stdoutChalk: ChalkInstance | undefined;
+let stderrChalk: ChalkInstance | undefined;
 
 function forcedLevel(env: Env): ColorSupportLevel | undefined {
   const v = env.FORCE_COLOR;
@@ -29,39 +34,43 @@ function decide(
 }
 
 /**
- * Decides colour for stdout and stderr and sets `chalk.level` / `chalkStderr.level`.
+ * Decides colour for stdout and stderr (core/output.ts, once a run, before anything is printed).
  * Off with `--no-color`, NO_COLOR (non-empty), TERM=dumb, or when the stream is not a TTY;
- * FORCE_COLOR (not 0) forces it on, CHATFLOW_FORCE_TTY=1 counts the streams as TTYs.
+ * FORCE_COLOR (not 0) forces it on, CHATFLOW_FORCE_TTY=1 counts the streams as TTYs. Until it
+ * has run, nothing is coloured.
  */
-export function setupColor(opts: { noColor?: boolean } = {}, env: Env = process.env): void {
+export async function setupColor(opts: { noColor?: boolean } = {}, env: Env = process.env): Promise<void> {
   const forceTty = env.CHATFLOW_FORCE_TTY === '1';
-  const outLevel = decide(forceTty || process.stdout.isTTY === true, supportsColor ? supportsColor.level : 0, opts, env);
-  const errLevel = decide(
-    forceTty || process.stderr.isTTY === true,
-    supportsColorStderr ? supportsColorStderr.level : 0,
-    opts,
-    env,
-  );
-  chalk.level = outLevel;
-  chalkStderr.level = errLevel;
-  configured = true;
+  const outTty = forceTty || process.stdout.isTTY === true;
+  const errTty = forceTty || process.stderr.isTTY === true;
+  stdoutChalk = stderrChalk = undefined;
+  // (1 stands for whatever the terminal supports: off whatever it is, there is nothing to load.)
+  if (decide(outTty, 1, opts, env) === 0 && decide(errTty, 1, opts, env) === 0) return;
+  const { Chalk, supportsColor, supportsColorStderr } = await import('chalk');
+  const outLevel = decide(outTty, supportsColor ? supportsColor.level : 0, opts, env);
+  const errLevel = decide(errTty, supportsColorStderr ? supportsColorStderr.level : 0, opts, env);
+  if (outLevel > 0) stdoutChalk = new Chalk({ level: outLevel });
+  if (errLevel > 0) stderrChalk = new Chalk({ level: errLevel });
 }
 
-/** Runs `setupColor({})` unless it already ran: so output is never coloured against NO_COLOR. */
-export function ensureColor(): void {
-  if (!configured) setupColor({});
+/** stdout's chalk when stdout is coloured, else none. */
+export function stdoutPaint(): ChalkInstance | undefined {
+  return stdoutChalk;
 }
 
-/** Whether stdout output is coloured (after `setupColor`). */
+/** stderr's chalk when stderr is coloured, else none. */
+export function stderrPaint(): ChalkInstance | undefined {
+  return stderrChalk;
+}
+
+/** Whether stdout output is coloured. */
 export function stdoutColor(): boolean {
-  ensureColor();
-  return chalk.level > 0;
+  return stdoutChalk !== undefined;
 }
 
-/** Whether stderr output is coloured (after `setupColor`). */
+/** Whether stderr output is coloured. */
 export function stderrColor(): boolean {
-  ensureColor();
-  return chalkStderr.level > 0;
+  return stderrChalk !== undefined;
 }
 
 /** stdout is a terminal, or CHATFLOW_FORCE_TTY=1 says to act as if (tests through pipes). */

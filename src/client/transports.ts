@@ -49,28 +49,70 @@ class NodeBody implements AnswerBody {
   /**
    * The chunks. The clock runs only while the reader waits for one: a reader that takes its
    * time over a chunk (a pager, a slow disk) holds the stream back without timing it out.
+   *
+   * Read by the stream's events, the response paused while a chunk waits for the reader: Node's
+   * own async iterator of a stream sets up machinery (end-of-stream, a readable loop) that costs
+   * a one-off command about 2 ms, for an answer of a few kilobytes.
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    const chunks = this.res[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    const res = this.res;
+    const waiting: Buffer[] = [];
+    let ended = false;
+    let failed: Error | undefined;
+    let wake: (() => void) | undefined;
+    const notify = () => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
+    const onData = (chunk: Buffer) => {
+      waiting.push(chunk);
+      res.pause();
+      notify();
+    };
+    const onEnd = () => {
+      ended = true;
+      notify();
+    };
+    const onError = (err: Error) => {
+      failed ??= err;
+      notify();
+    };
+    // Closed before its end without an error (the connection lost): as Node's iterator says it.
+    const premature = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    const onClose = () => {
+      if (!ended) failed ??= res.errored ?? premature();
+      notify();
+    };
+    if (res.readableEnded) ended = true;
+    else if (res.destroyed) failed = res.errored ?? premature();
+    // (The error listener stays: an error after the reader left must not go unhandled.)
+    res.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
     let done = false;
     try {
       for (;;) {
-        const timer = setTimeout(() => this.res.destroy(timeoutError(BODY_TIMEOUT, 'body', this.timeoutMs)), this.timeoutMs);
-        let next: IteratorResult<Uint8Array>;
-        try {
-          next = await chunks.next();
-        } finally {
-          clearTimeout(timer);
+        const chunk = waiting.shift();
+        if (chunk) {
+          if (waiting.length === 0) res.resume();
+          yield chunk;
+          continue;
         }
-        if (next.done) {
+        if (failed) throw failed;
+        if (ended) {
           done = true;
           return;
         }
-        yield next.value;
+        const timer = setTimeout(() => res.destroy(timeoutError(BODY_TIMEOUT, 'body', this.timeoutMs)), this.timeoutMs);
+        try {
+          await new Promise<void>((resolve) => (wake = resolve));
+        } finally {
+          clearTimeout(timer);
+        }
       }
     } finally {
+      res.off('data', onData).off('end', onEnd).off('close', onClose);
       // A reader that stops early closes the response (and its connection).
-      if (!done) await chunks.return?.();
+      if (!done) res.destroy();
     }
   }
 

@@ -1,7 +1,7 @@
 // The streamed table: widths from a sample, later rows fitted to them; columns give way by kind
 // and priority; no line wider than the terminal; flat memory whatever the length.
-import chalk from 'chalk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { setupColor } from '../../src/cli/color.js';
 import { timeZone } from '../../src/cli/dates.js';
 import { displayWidth } from '../../src/cli/render/text.js';
 import { getPath } from '../../src/cli/render/records.js';
@@ -168,17 +168,18 @@ describe('streaming', () => {
     expect(piped.lines[2]).toBe('B     a much longer value that came later');
   });
 
-  it('no control characters reach the terminal; headings are bold only with colour', () => {
+  it('no control characters reach the terminal; headings are bold only with colour', async () => {
     const view: ListView = { columns: [{ key: 'value', kind: 'text' }] };
     const { lines } = render(view, [{ value: 'red\u001b[31mtext\nnext' }], { width: 80 });
     expect(lines[1]).toBe('red\uFFFD[31mtext next');
-    const level = chalk.level;
-    chalk.level = 1;
+    vi.stubEnv('FORCE_COLOR', '1');
     try {
+      await setupColor({});
       expect(render(view, [{ value: 'x' }], { color: true }).lines[0]).toMatch(/\u001b\[1m/);
       expect(render(view, [{ value: 'x' }], { color: false }).lines[0]).toBe('value');
     } finally {
-      chalk.level = level;
+      vi.unstubAllEnvs();
+      await setupColor({});
     }
   });
 

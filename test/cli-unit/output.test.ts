@@ -11,10 +11,10 @@ const flows = [
   { id: 'b2', name: 'Second\nline', deployed: false, details: { name: 'd2' }, createdDate: '2026-02-03T10:20:30.000Z' },
 ];
 
-beforeEach(() => {
+beforeEach(async () => {
   for (const k of ['NO_COLOR', 'FORCE_COLOR', 'CHATFLOW_FORCE_TTY', 'TERM', 'COLUMNS']) vi.stubEnv(k, undefined);
   vi.stubEnv('TZ', 'UTC');
-  setupColor({});
+  await setupColor({});
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -203,7 +203,7 @@ describe('table', () => {
 
   it('fits a fixed terminal width on a TTY, truncating with …', async () => {
     vi.stubEnv('CHATFLOW_FORCE_TTY', '1');
-    setupColor({ noColor: true });
+    await setupColor({ noColor: true });
     const { text } = await render(long, { format: 'table', width: 40 });
     const lines = text.trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
@@ -211,7 +211,7 @@ describe('table', () => {
     expect(text).toContain('c3');
   });
   it('streams: a slow source gets its first rows out before it ends; an aborted one stops', async () => {
-    setupColor({ noColor: true });
+    await setupColor({ noColor: true });
     const out = sink();
     let release!: () => void;
     const wait = new Promise<void>((r) => (release = r));
@@ -235,7 +235,7 @@ describe('table', () => {
     expect(await writeRecords(endless(), { format: 'ndjson', signal: stop.signal }, sink())).toBe(3);
   });
   it('a list given in batches prints as the same records one by one, in every format; an aborted one stops, its source closed', async () => {
-    setupColor({ noColor: true });
+    await setupColor({ noColor: true });
     const records = Array.from({ length: 7 }, (_, i) => ({ id: `r${i}`, name: `row ${i} →` }));
     async function* batches() {
       for (let i = 0; i < records.length; i += 3) yield records.slice(i, i + 3);
@@ -261,7 +261,7 @@ describe('table', () => {
     expect(closed).toBe(true);
   });
   it('does not truncate when stdout is not a TTY', async () => {
-    setupColor({ noColor: true });
+    await setupColor({ noColor: true });
     const { text } = await render(long, { format: 'table', width: 40 });
     expect(text).not.toContain('…');
     expect(text).toContain('x'.repeat(200));
@@ -269,18 +269,18 @@ describe('table', () => {
   it('has no ANSI codes when colour is off, and has some when forced on', async () => {
     vi.stubEnv('CHATFLOW_FORCE_TTY', '1');
     vi.stubEnv('NO_COLOR', '1');
-    setupColor({});
+    await setupColor({});
     expect((await render(flows, { format: 'table', width: 60 })).text).not.toMatch(ANSI);
     expect((await render(flows[0], { format: 'table', single: true, width: 60 })).text).not.toMatch(ANSI);
     vi.stubEnv('NO_COLOR', undefined);
-    setupColor({ noColor: true });
+    await setupColor({ noColor: true });
     expect((await render(flows, { format: 'table', width: 60 })).text).not.toMatch(ANSI);
     vi.stubEnv('FORCE_COLOR', '1');
-    setupColor({});
+    await setupColor({});
     expect((await render(flows, { format: 'table', width: 60 })).text).toMatch(ANSI);
   });
   it('shows dates in local time, nested objects as short JSON, one line per row', async () => {
-    setupColor({ noColor: true });
+    await setupColor({ noColor: true });
     const { text } = await render(flows, { format: 'table', columns: ['id', 'name', 'details', 'createdDate'] });
     expect(text).toContain('2026-01-02 03:04');
     expect(text).not.toContain('2026-01-02T03');
@@ -294,8 +294,8 @@ describe('table', () => {
 });
 
 describe('printError', () => {
-  it('one line on stderr, or JSON with --json; exit code returned', () => {
-    setupColor({ noColor: true });
+  it('one line on stderr, or JSON with --json; exit code returned', async () => {
+    await setupColor({ noColor: true });
     const err = sink();
     expect(printError(new UsageError('bad flag'), {}, err)).toBe(2);
     expect(err.text()).toBe('chatflow: bad flag\n');
@@ -303,8 +303,8 @@ describe('printError', () => {
     expect(printError(new UserError('no such chatflow', 3), { format: 'json' }, errJson)).toBe(3);
     expect(JSON.parse(errJson.text())).toEqual({ error: { message: 'no such chatflow', exitCode: 3 } });
   });
-  it('stack only with debug', () => {
-    setupColor({ noColor: true });
+  it('stack only with debug', async () => {
+    await setupColor({ noColor: true });
     const plain = sink();
     printError(new Error('boom'), {}, plain);
     expect(plain.text()).not.toMatch(/at /);
@@ -312,8 +312,8 @@ describe('printError', () => {
     printError(new Error('boom'), { debug: true }, debug);
     expect(debug.text()).toMatch(/\n\s+at /);
   });
-  it("a server's escape sequences in a message are shown, not obeyed, as in every printed text", () => {
-    setupColor({ noColor: true });
+  it("a server's escape sequences in a message are shown, not obeyed, as in every printed text", async () => {
+    await setupColor({ noColor: true });
     const err = sink();
     printError(new UserError('the server says: \u001b[2Jgone\u0007', 1), {}, err);
     expect(err.text()).toBe('chatflow: the server says: \uFFFD[2Jgone\uFFFD\n');

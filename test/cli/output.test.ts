@@ -1,8 +1,12 @@
 // Output: the five formats read back to the same records, --fields, -q, the table only on a
 // terminal (CHATFLOW_FORCE_TTY=1 stands for one), and no ANSI codes with NO_COLOR or --no-color.
+import { execa } from 'execa';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, csvRecords, parseNdjson, runCli, tableRows, type CliOptions } from '../helpers/cli.js';
+import { ANSI, BIN, cliEnv, csvRecords, parseNdjson, runCli, tableRows, type CliOptions } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
 import type { Variable } from '../../src/client/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -142,6 +146,27 @@ describe('table and colour', () => {
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toMatch(ANSI);
     expect(r.stderr).toContain('variable NOPE not found');
+  });
+
+  it('a JSON answer into a pipe loads no colour: neither chalk nor node:tty (a script pays nothing for it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatflow-colour-'));
+    try {
+      // Node's own modules this process loaded, written to stderr at its exit.
+      const hook = join(dir, 'builtins.cjs');
+      writeFileSync(hook, `process.on('exit', () => process.stderr.write(process.moduleLoadList.join('\\n') + '\\n'));`);
+      const run = (env: Record<string, string> = {}) =>
+        execa(process.execPath, ['--require', hook, BIN, 'variables', 'list', '-o', 'json'], { reject: false, extendEnv: false, env: { ...cliEnv({ url: server.url }), ...env } });
+      const piped = await run();
+      expect(piped.exitCode, piped.stderr).toBe(0);
+      expect(JSON.parse(piped.stdout)).toEqual(expected);
+      expect(piped.stderr).not.toMatch(/NativeModule tty$/m);
+      // Forced on, the same command loads chalk, which asks the terminal.
+      const forced = await run({ FORCE_COLOR: '1' });
+      expect(forced.exitCode, forced.stderr).toBe(0);
+      expect(forced.stderr).toMatch(/NativeModule tty$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('-o table gives a table even without a terminal, and never colour there', async () => {

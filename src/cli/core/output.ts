@@ -1,8 +1,8 @@
 // One Output per run: it decides the format once (flag, else the profile's default, else table
 // on a terminal and json when piped), and owns stdout (records, raw text) and stderr (notes,
 // warnings, the error line). Commands print only through it.
-import { chalkStderr } from 'chalk';
-import { setupColor, stderrColor, stdoutColumns, stdoutColor } from '../color.js';
+import type { ChalkInstance } from 'chalk';
+import { setupColor, stderrColor, stderrPaint, stdoutColumns, stdoutColor, stdoutPaint } from '../color.js';
 import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
@@ -53,14 +53,14 @@ export function printError(
     errOut.write(`${JSON.stringify({ error: body })}\n`);
     return exitCode;
   }
-  const color = stderrColor();
+  const paint = stderrPaint();
   const line = `chatflow: ${message}`;
-  errOut.write(`${color ? chalkStderr.red(line) : line}\n`);
+  errOut.write(`${paint ? paint.red(line) : line}\n`);
   if (stack) {
     let text = stack;
     let cause = (err as Error).cause;
     for (let i = 0; cause instanceof Error && i < 5; i++, cause = cause.cause) text += `\nCaused by: ${cause.stack ?? cause.message}`;
-    errOut.write(`${color ? chalkStderr.dim(text) : text}\n`);
+    errOut.write(`${paint ? paint.dim(text) : text}\n`);
   }
   return exitCode;
 }
@@ -79,13 +79,16 @@ export class Output {
   private readonly utc: boolean;
   private localZone: Zone | undefined;
 
-  constructor(
-    flags: OutputFlags,
-    profileDefault?: string,
-    readonly stdout: Out = process.stdout,
-    readonly stderr: NodeJS.WritableStream = process.stderr,
-  ) {
-    setupColor({ noColor: flags.color === false });
+  /** The run's Output, colour decided first (so that even its errors are coloured as they should be). */
+  static async open(flags: OutputFlags, profileDefault?: string): Promise<Output> {
+    await setupColor({ noColor: flags.color === false });
+    return new Output(flags, profileDefault);
+  }
+
+  readonly stdout: Out = process.stdout;
+  readonly stderr: NodeJS.WritableStream = process.stderr;
+
+  private constructor(flags: OutputFlags, profileDefault?: string) {
     this.debug = flags.debug === true;
     this.fields = flags.fields?.split(',').map((f) => f.trim()).filter(Boolean);
     this.quiet = flags.quiet === true;
@@ -110,6 +113,11 @@ export class Output {
   /** Whether stdout / stderr are coloured. */
   get color(): boolean {
     return stdoutColor();
+  }
+
+  /** stdout's chalk while stdout is coloured. */
+  get paint(): ChalkInstance | undefined {
+    return stdoutPaint();
   }
 
   get stderrColor(): boolean {
@@ -180,13 +188,15 @@ export class Output {
 
   /** A note on stderr (dim with colour): progress, hints. */
   note(msg: string): void {
-    this.stderr.write(`${stderrColor() ? chalkStderr.dim(msg) : msg}\n`);
+    const paint = stderrPaint();
+    this.stderr.write(`${paint ? paint.dim(msg) : msg}\n`);
   }
 
   /** A warning on stderr (yellow with colour): `chatflow: warning: <msg>`. */
   warn(msg: string): void {
     const line = `chatflow: warning: ${msg}`;
-    this.stderr.write(`${stderrColor() ? chalkStderr.yellow(line) : line}\n`);
+    const paint = stderrPaint();
+    this.stderr.write(`${paint ? paint.yellow(line) : line}\n`);
   }
 
   /** `--debug` lines (requests, the embedded service), on stderr. */

@@ -91,7 +91,7 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
   const prints = cmd.options.some((o) => o.long === '--output');
   let out: Output;
   try {
-    out = new Output(flags, prints ? await profileOutput(flags) : undefined);
+    out = await Output.open(flags, prints ? await profileOutput(flags) : undefined);
   } catch (err) {
     return printError(err, { debug: flags.debug === true });
   }

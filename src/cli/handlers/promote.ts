@@ -1,6 +1,5 @@
 // `chatflow variables|assistants diff|sync` handlers: plan (../promote.ts), show (../render/plan.ts),
 // confirm, apply, report.
-import chalk from 'chalk';
 import { openSession, type Session } from '../core/connection.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, exitCodeOf, messageOf } from '../core/errors.js';
@@ -45,6 +44,7 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
     const head = `${kind.nouns}: ${from.label} → ${to.label}`;
     const width = ctx.out.columns;
     const color = ctx.out.color;
+    const paint = ctx.out.paint;
 
     if (mode === 'diff' || opts.dryRun || pending.length === 0) {
       if (human) ctx.out.write(renderPlan(entries, head, { width, color }));
@@ -69,7 +69,7 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
         if (human) {
           const fields = e.action === 'update' ? ` (${(e.changes ?? []).map((c) => c.field).join(', ')})` : '';
           const line = `  ✓ ${e.result} ${kind.noun} ${sanitize(e.name)}${fields}`;
-          ctx.out.write(`${color ? chalk.green(line) : line}\n`);
+          ctx.out.write(`${paint ? paint.green(line) : line}\n`);
         }
       } catch (err) {
         failed ??= err;
@@ -77,7 +77,7 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
         e.error = messageOf(err, ctx.out.words);
         if (human) {
           const line = `  ✗ ${e.action} ${kind.noun} ${sanitize(e.name)} failed: ${sanitize(e.error)}`;
-          ctx.out.write(`${color ? chalk.red(line) : line}\n`);
+          ctx.out.write(`${paint ? paint.red(line) : line}\n`);
         }
       }
     }

@@ -1,7 +1,7 @@
 // The readable layout of `messages tail` on a terminal: a rule naming the session (and the day)
 // whenever it changes, then one block per message: time, role, content wrapped to the width,
 // and the tools it used and its rating. Colour through chalk, only when colour is on.
-import chalk from 'chalk';
+import { stdoutPaint } from '../color.js';
 import type { ChatMessage } from '../../client/index.js';
 import { millis } from '../../client/dates.js';
 import { displayWidth, padEnd, sanitize, truncate, wrap } from './text.js';
@@ -30,7 +30,8 @@ export class ChatView {
 
   /** The lines of one message (with a rule before it when the session or day changed), ending in \n. */
   render(m: ChatMessage): string {
-    const { color } = this.opts;
+    const chalk = this.opts.color ? stdoutPaint() : undefined;
+    const color = chalk !== undefined;
     const width = Math.max(40, this.opts.width);
     const out: string[] = [];
     const ts = millis(m.createdDate);

@@ -25,7 +25,7 @@
 // the sample) is printed whole, and its row gives way elsewhere: free text and the other cells'
 // unused room first, then labels, so that the line still fits the terminal. To act on ids, take
 // them whole (-q, -o wide, json).
-import chalk from 'chalk';
+import { stdoutPaint } from '../color.js';
 import { formatInstant, zoneNote, type Zone } from '../dates.js';
 import { displayWidth, sanitize, truncate, wrap } from './text.js';
 
@@ -328,7 +328,8 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
   const flush = (): string => {
     if (!sample || sample.length === 0) return '';
     layout = planLayout(view, sample, opts.width, opts.wide);
-    const bold = opts.color ? (s: string) => chalk.bold(s) : (s: string) => s;
+    const paint = opts.color ? stdoutPaint() : undefined;
+    const bold = paint ? (s: string) => paint.bold(s) : (s: string) => s;
     let text = `${renderLine(layout, cols.map(heading), bold)}\n`;
     for (const t of sample) text += line(t);
     sampled = sample.length;

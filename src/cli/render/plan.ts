@@ -1,5 +1,6 @@
 // A promotion plan as text for a terminal: one line per record, one more per changed field.
-import chalk from 'chalk';
+import type { ChalkInstance } from 'chalk';
+import { stdoutPaint } from '../color.js';
 import type { Change, PlanAction, PlanEntry } from '../promote.js';
 import { MASK } from '../secrets.js';
 import { displayWidth, padEnd, plural, sanitize, truncate } from './text.js';
@@ -20,7 +21,7 @@ function shown(v: unknown, max = 40): string {
   return truncate(sanitize(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v)), max);
 }
 
-function colourFor(action: PlanAction): (s: string) => string {
+function colourFor(chalk: ChalkInstance, action: PlanAction): (s: string) => string {
   switch (action) {
     case 'create':
       return chalk.green;
@@ -48,9 +49,10 @@ export function summary(entries: PlanEntry[]): string {
 /** The plan as text for a terminal: one line per record, one more per changed field. */
 export function renderPlan(entries: PlanEntry[], head: string, opts: { width: number; color: boolean }): string {
   const width = Math.max(40, opts.width) - 1;
-  const paint = (a: PlanAction, s: string) => (opts.color ? colourFor(a)(s) : s);
+  const chalk = opts.color ? stdoutPaint() : undefined;
+  const paint = (a: PlanAction, s: string) => (chalk ? colourFor(chalk, a)(s) : s);
   const nameW = Math.min(32, Math.max(4, ...entries.map((e) => displayWidth(sanitize(e.name)))));
-  const lines = [opts.color ? chalk.bold(head) : head, ''];
+  const lines = [chalk ? chalk.bold(head) : head, ''];
   if (entries.length === 0) lines.push('  (nothing on either side)');
   for (const e of entries) {
     const name = padEnd(truncate(sanitize(e.name), nameW), nameW);

@@ -1,8 +1,7 @@
 // Records in six formats (table, wide, json, ndjson, csv, yaml), all streamed, with backpressure.
 // A new format is a sink here and a name in FORMATS. `wide` is the table with ids whole and no
 // column hidden (list-table.ts lays lists out).
-import chalk from 'chalk';
-import { ensureColor, isStdoutTty, stdoutColor, stdoutColumns } from '../color.js';
+import { isStdoutTty, stdoutColor, stdoutColumns, stdoutPaint } from '../color.js';
 import { UsageError } from '../core/errors.js';
 import { timeZone, type Zone } from '../dates.js';
 import { cellText, columnFor, SAMPLE_MS, tableWriter, type ListView, type TableWriter } from './list-table.js';
@@ -258,7 +257,7 @@ function terminalWidth(out: Out, opts: WriteOptions): number {
 /** One record as a table of key and value (small and whole: cli-table3 lays it out). */
 async function renderRecord(rows: string[][], out: Out, opts: WriteOptions): Promise<void> {
   const { default: Table } = await import('cli-table3');
-  const color = stdoutColor();
+  const paint = stdoutPaint();
   // Borderless, columns apart by their right padding (as kubectl and gh lay out lists): the
   // text copies cleanly.
   const tableOpts: ConstructorParameters<typeof Table>[0] = {
@@ -274,7 +273,7 @@ async function renderRecord(rows: string[][], out: Out, opts: WriteOptions): Pro
     tableOpts.truncate = '…';
   }
   const table = new Table(tableOpts);
-  for (const row of rows) table.push(color ? [chalk.bold(row[0] ?? ''), ...row.slice(1)] : row);
+  for (const row of rows) table.push(paint ? [paint.bold(row[0] ?? ''), ...row.slice(1)] : row);
   await put(out, `${table.toString().replace(/ +$/gm, '')}\n`);
 }
 
@@ -460,7 +459,6 @@ export async function writeRecords(
   opts: WriteOptions,
   out: Out = process.stdout,
 ): Promise<number> {
-  ensureColor();
   const fields = normalizeFields(opts.fields);
   const single = opts.single === true;
   const source: RecordSource = isSource(records) ? records : [records];

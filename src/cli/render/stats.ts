@@ -1,6 +1,6 @@
 // The terminal chart of `chatflow stats`: a summary, one bar per period (a sparkline when there
 // are many), the most used tools.
-import chalk from 'chalk';
+import { stdoutPaint } from '../color.js';
 import { type ChatflowStats, type PeriodStats, periodLabel } from '../stats.js';
 import { bar, resample, sparkline, splitBar } from './chart.js';
 import { displayWidth, groupDigits, padEnd, padStart, plural, truncate } from './text.js';
@@ -18,7 +18,8 @@ interface Paint {
 
 function paint(color: boolean): Paint {
   const id = (s: string) => s;
-  return color
+  const chalk = color ? stdoutPaint() : undefined;
+  return chalk
     ? { bold: (s) => chalk.bold(s), dim: (s) => chalk.dim(s), bar: (s) => chalk.cyan(s), up: (s) => chalk.green(s), down: (s) => chalk.red(s) }
     : { bold: id, dim: id, bar: id, up: id, down: id };
 }

@@ -12,6 +12,7 @@
 // cannot compile 12.x still installs, and so does Node 20 with engine-strict (13.x asks for 22).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { requireV12 } from './driver-v12.js';
 
 export interface SqliteDriver {
   Database: typeof BetterSqlite3;
@@ -27,14 +28,21 @@ const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 /** 12.x: the addon by its path when it is where an install puts it (its own search walks the file system). */
 function v12(): SqliteDriver {
-  const module = load.resolve('better-sqlite3');
   let options: SqliteDriver['options'] = {};
   try {
     options = { nativeBinding: load.resolve('better-sqlite3/build/Release/better_sqlite3.node') };
   } catch {
     // a prebuild elsewhere: its own search finds it
   }
-  return { Database: load(module) as typeof BetterSqlite3, module, options };
+  const Database = requireV12();
+  return {
+    Database,
+    // (Found when a thread needs it: a command that starts none does not walk node_modules for it.)
+    get module() {
+      return load.resolve('better-sqlite3');
+    },
+    options,
+  };
 }
 
 function v13(): SqliteDriver {
