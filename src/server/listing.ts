@@ -71,24 +71,28 @@ async function* jsonLines<R>(
  * `sent` counts the rows handed on, and keeps the failure that cut a streamed one short.
  */
 export async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
+  const chunks = await listingChunks(listing, sent);
+  return typeof chunks === 'string' ? chunks : Readable.from(chunks);
+}
+
+/** listingBody's text, or its chunks as they come (server/in-process.ts reads them without a stream). */
+export async function listingChunks(listing: Listing<unknown>, sent: ListingProgress): Promise<string | AsyncGenerator<string | Buffer>> {
   const lines = listing.texts ? jsonLines<string>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
   const first = await lines.next();
   if (first.done) return '[]';
   const second = await lines.next();
   if (second.done) return String(first.value);
-  return Readable.from(
-    (async function* () {
-      try {
-        yield first.value;
-        yield second.value;
-        yield* lines;
-      } catch (err) {
-        // The status is sent: the answer can only be cut short, and the log must say why.
-        sent.failure = err as Error;
-        throw err;
-      }
-    })(),
-  );
+  return (async function* () {
+    try {
+      yield first.value;
+      yield second.value;
+      yield* lines;
+    } catch (err) {
+      // The status is sent: the answer can only be cut short, and the log must say why.
+      sent.failure = err as Error;
+      throw err;
+    }
+  })();
 }
 
 /** fastify's answer of a list (x-total-count when a page was asked for). */

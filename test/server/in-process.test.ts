@@ -159,6 +159,12 @@ describe('the service in this process', () => {
     expect(Buffer.from(first.value as Uint8Array).toString()).toMatch(/^\[\n/);
     await list.body.dump();
     expect(list.body.destroyed).toBe(true);
+    // Destroyed with an error while being read (the client's stall timer, a deadline): the reader gets it.
+    const again = await direct.request('http://embedded/api/v1/chatmessage/long', { method: 'GET', headers: {}, body: undefined });
+    const reading = again.body[Symbol.asyncIterator]();
+    await reading.next();
+    again.body.destroy(new Error('stalled'));
+    await expect(reading.next()).rejects.toThrow('stalled');
 
     const signal = AbortSignal.abort();
     await expect(direct.request('http://embedded/api/v1/variables', { method: 'GET', headers: {}, body: undefined, signal })).rejects.toMatchObject({ name: 'AbortError' });

@@ -68,9 +68,9 @@ type Written = { changes: number[] } | { error: { message: string; code?: string
 type Answer = 'done' | Written;
 
 /** A thread running THREAD on the file, unreferenced (an idle one keeps no process alive). */
-async function spawn(path: string, open: object, answered: (answer: Answer) => void, failed: (err: Error) => void) {
+async function spawn(path: string, open: Open, answered: (answer: Answer) => void, failed: (err: Error) => void) {
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(THREAD, { eval: true, workerData: { path, ...open } });
+  const worker = new Worker(THREAD, { eval: true, workerData: { path, driver: open.driver(), addon: open.addon, busyTimeoutMs: open.busyTimeoutMs } });
   worker.unref();
   worker.on('message', answered);
   worker.once('error', failed);
@@ -87,11 +87,14 @@ async function end(worker: Worker): Promise<void> {
   await exited;
 }
 
-export function checkpointer(
-  path: string,
-  bytes: number,
-  open: { driver: string; addon: object; busyTimeoutMs: number },
-): Checkpointer {
+/** How a thread opens its connection: the driver's module (its path), the addon's options, the busy timeout. */
+interface Open {
+  driver: () => string;
+  addon: object;
+  busyTimeoutMs: number;
+}
+
+export function checkpointer(path: string, bytes: number, open: Open): Checkpointer {
   let thread: Promise<Worker> | undefined;
   let running = false;
   /** A commit came while a checkpoint ran: look again when it is done. */

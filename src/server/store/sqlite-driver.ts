@@ -16,8 +16,11 @@ import { requireV12 } from './driver-v12.js';
 
 export interface SqliteDriver {
   Database: typeof BetterSqlite3;
-  /** The module's path, for a thread that opens its own connection (store/checkpointer.ts). */
-  module: string;
+  /**
+   * The module's path, for a thread that opens its own connection (store/checkpointer.ts); asked
+   * only then: a command that starts no thread does not walk node_modules for it.
+   */
+  module(): string;
   /** Options every connection is opened with (where the addon is). */
   options: { nativeBinding?: string };
 }
@@ -34,15 +37,7 @@ function v12(): SqliteDriver {
   } catch {
     // a prebuild elsewhere: its own search finds it
   }
-  const Database = requireV12();
-  return {
-    Database,
-    // (Found when a thread needs it: a command that starts none does not walk node_modules for it.)
-    get module() {
-      return load.resolve('better-sqlite3');
-    },
-    options,
-  };
+  return { Database: requireV12(), module: () => load.resolve('better-sqlite3'), options };
 }
 
 function v13(): SqliteDriver {
@@ -50,7 +45,7 @@ function v13(): SqliteDriver {
   const Database = load(module) as typeof BetterSqlite3;
   // (Its addon loads with the first connection: a platform without a prebuilt binary fails here.)
   new Database(':memory:').close();
-  return { Database, module, options: {} };
+  return { Database, module: () => module, options: {} };
 }
 
 let chosen: SqliteDriver | undefined;

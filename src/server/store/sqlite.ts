@@ -141,7 +141,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const file = path !== ':memory:' && path !== '';
   const checkpoints = file
     ? checkpointer(path, options.checkpointBytes ?? CHECKPOINT_BYTES, {
-        driver: driver.module,
+        driver: () => driver.module(),
         addon,
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })
