@@ -304,6 +304,34 @@ function isoDay(out: Buffer, at: number, days: number): boolean {
 /** `"YYYY-MM-DDT`: the part of a date isoDay writes. */
 const DAY_BYTES = 12;
 
+/** Copies all of `bytes` to `at` in `out` (TypedArray#set; Buffer#copy makes a view first); answers how many. */
+function copyAll(bytes: Uint8Array, out: Buffer, at: number): number {
+  out.set(bytes, at);
+  return bytes.length;
+}
+
+/** What CopyOutJson writes around the values of a row of `columns`, made once for them. */
+interface RowShape {
+  /** Each column's key: `{"key":` or `,"key":`. */
+  heads: Buffer[];
+  /** From each column on, its key and null, then as many of the next ones' as there are: `,"a":null,"b":null`. */
+  nulls: Buffer[][];
+  /** The most a row's JSON takes beyond 6 bytes for each byte of its values (a text's every byte may become `\u001f`). */
+  fixed: number;
+}
+const SHAPES = new WeakMap<readonly JsonColumn[], RowShape>();
+function rowShape(columns: readonly JsonColumn[]): RowShape {
+  let shape = SHAPES.get(columns);
+  if (!shape) {
+    const heads = columns.map((c, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(c.key)}:`));
+    const nulled = heads.map((head) => Buffer.concat([head, Buffer.from('null')]));
+    const nulls = nulled.map((_, i) => nulled.slice(i).map((__, n) => Buffer.concat(nulled.slice(i, i + n + 1))));
+    shape = { heads, nulls, fixed: nulled.reduce((n, b) => n + b.length + 32, SEPARATOR.length + 1) };
+    SHAPES.set(columns, shape);
+  }
+  return shape;
+}
+
 /**
  * COPY … TO STDOUT (FORMAT binary) of a row's columns, each row written as the JSON object
  * JSON.stringify gives (`columns` name its keys, in order, and how each value is written), the
@@ -313,11 +341,7 @@ const DAY_BYTES = 12;
  * comes (PostgreSQL sends one a row), straight from pg's read buffer: not gathered first.
  */
 class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
-  /** Each column's key, `{"key":` or `,"key":`, and the same followed by null. */
-  private readonly heads: Buffer[];
-  private readonly nulls: Buffer[];
-  /** The most a row's JSON takes beyond 6 bytes for each byte of its values (a text's every byte may become `\u001f`). */
-  private readonly fixed: number;
+  private readonly shape: RowShape;
   /** Where the rows are written: the rest of the buffer the last batch wrote into, or a new one (see `spare`). */
   private out = spare ?? Buffer.allocUnsafe(SLAB);
   private end = 0;
@@ -337,9 +361,7 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
   ) {
     super(text);
     spare = undefined;
-    this.heads = columns.map((c, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(c.key)}:`));
-    this.nulls = this.heads.map((head) => Buffer.concat([head, Buffer.from('null')]));
-    this.fixed = this.nulls.reduce((n, b) => n + b.length + 32, SEPARATOR.length + 1);
+    this.shape = rowShape(columns);
   }
 
   override handleCopyData(msg: { chunk: Buffer }): void {
@@ -367,7 +389,8 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
 
   /** Writes the whole rows of data from `at`; answers where the first row not whole starts. */
   private rows(data: Buffer, at: number): number {
-    const { columns, heads, nulls } = this;
+    const { columns } = this;
+    const { heads, nulls, fixed } = this.shape;
     const size = data.length;
     while (at + 2 <= size) {
       const fields = (data[at]! << 8) | data[at + 1]!;
@@ -384,7 +407,7 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
         stop += 4 + Math.max(0, int32(data, stop));
       }
       if (stop > size) return at;
-      this.room(this.fixed + (stop - at) * 6);
+      this.room(fixed + (stop - at) * 6);
       const out = this.out;
       let end = this.end;
       if (this.count > 0) end = put(out, end, SEPARATOR);
@@ -394,7 +417,16 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
         const length = int32(data, p);
         p += 4;
         if (length < 0) {
-          end = put(out, end, nulls[i]!);
+          // With the nulls after it, in one copy.
+          let j = i + 1;
+          while (j < fields && int32(data, p) === -1) {
+            j++;
+            p += 4;
+          }
+          const run = nulls[i]![j - i - 1]!;
+          if (run.length > 48) end += copyAll(run, out, end);
+          else end = put(out, end, run);
+          i = j - 1;
           continue;
         }
         end = put(out, end, heads[i]!);
@@ -405,15 +437,14 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
         } else if (kind === 'date') {
           end = this.date(out, end, data, p);
         } else {
+          // Copied as it is checked: one pass over the bytes (a check, then a copy, took longer).
           out[end++] = 0x22;
-          let from = p;
           const to = p + length;
           for (let k = p; k < to; k++) {
-            if (ESCAPED[data[k]!] === 0) continue;
-            end = put(out, copyRun(data, from, k, out, end), ESCAPES[data[k]!]!);
-            from = k + 1;
+            const c = data[k]!;
+            if (ESCAPED[c] === 0) out[end++] = c;
+            else end = put(out, end, ESCAPES[c]!);
           }
-          end = copyRun(data, from, to, out, end);
           out[end++] = 0x22;
         }
         p += length;
