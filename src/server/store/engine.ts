@@ -12,8 +12,10 @@ import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
 import { ROW_SEPARATOR, type DateRange, type JoinedRows, type Listing, type PageRequest } from './types.js';
 
-/** Rows fetched per round trip when a whole list is streamed. */
+/** Rows fetched per round trip when a whole list is streamed (the first batch; see `listing`). */
 const STREAM_BATCH = 1000;
+/** PostgreSQL: the most rows a batch grows to. */
+const PG_STREAM_BATCH = 16_000;
 /** See `listing`. */
 const SORT_PRICED_OUT = 'set local enable_sort = off';
 /** Ids per `in (…)` list (SQLite allows 32,766 bound values). */
@@ -189,6 +191,10 @@ export class Engine {
         }
         const full = count(batch) === size;
         if (full) cursor = cursorOf(batch);
+        // PostgreSQL: each batch after a full one twice as large, up to PG_STREAM_BATCH: a query
+        // planned and started, a connection taken and a promise settled for fewer rows, while
+        // the first rows still come after a thousand.
+        if (full && pg) size = Math.min(2 * size, PG_STREAM_BATCH);
         if (full && pg) next = ask();
         yield batch;
         if (!full) return;
