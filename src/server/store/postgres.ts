@@ -509,8 +509,8 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
 }
 /**
  * Batches write into one buffer after another, each starting where the last one ended: a few MB
- * allocated for several batches, not one buffer each (twice its size, garbage as soon as it is
- * sent: external memory that made V8 collect its old space again and again). A batch takes the
+ * allocated for several batches, not one buffer each (twice its size: half of it never written,
+ * and all of it external memory V8 counts towards its next collection). A batch takes the
  * spare part as it starts, so that two lists read at once never write into the same bytes; the
  * bytes sent keep their buffer alive until the socket has written them.
  */
