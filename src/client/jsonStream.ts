@@ -238,10 +238,17 @@ export async function* frameJsonLines(
     for (let i = 0; i < spans.length; i += 2) size += spans[i + 1]! - spans[i]!;
     const bytes = Buffer.allocUnsafe(size);
     let at = 0;
+    // TypedArray#set of a view: Buffer#copy checks its arguments and makes the same view, at
+    // twice the cost of a line's copy.
+    const { buffer, byteOffset } = buf;
     for (let i = 0; i < spans.length; i += 2) {
-      at += prefix.copy(bytes, at);
-      at += buf.copy(bytes, at, spans[i], spans[i + 1]);
-      at += suffix.copy(bytes, at);
+      bytes.set(prefix, at);
+      at += prefix.length;
+      const length = spans[i + 1]! - spans[i]!;
+      bytes.set(new Uint8Array(buffer, byteOffset + spans[i]!, length), at);
+      at += length;
+      bytes.set(suffix, at);
+      at += suffix.length;
     }
     return { chunk: { bytes, count }, end: start };
   };
