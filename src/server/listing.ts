@@ -72,7 +72,9 @@ async function* jsonLines<R>(
  */
 export async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
   const chunks = await listingChunks(listing, sent);
-  return typeof chunks === 'string' ? chunks : Readable.from(chunks);
+  // Two chunks read ahead, not Readable.from's 16: a PostgreSQL list's batch of messages grows to
+  // some 7 MB (engine.ts), and a slow reader's answer would hold eight of them.
+  return typeof chunks === 'string' ? chunks : Readable.from(chunks, { highWaterMark: 2 });
 }
 
 /** listingBody's text, or its chunks as they come (server/in-process.ts reads them without a stream). */
