@@ -101,6 +101,8 @@ export interface ListingSort {
 
 export class Engine {
   private readonly insertSqlCache = new Map<string, string>();
+  /** The first batch's compiled query of each fixed listing (see `listing`), by how it is read and its size. */
+  private readonly firstBatches = new WeakMap<AnySelect, Map<string, CompiledQuery>>();
 
   constructor(
     readonly db: Kysely<Database>,
@@ -120,8 +122,22 @@ export class Engine {
   ) {}
 
   /** A listing's query, on the reader. */
-  private async read(q: AnySelect): Promise<unknown[]> {
-    return (await this.reader.executeQuery(q.compile())).rows;
+  private async read(q: CompiledQuery): Promise<unknown[]> {
+    return (await this.reader.executeQuery(q)).rows;
+  }
+
+  /**
+   * `make()` compiled, or for the first batch of a fixed listing (`fixed`, see `listing`) the
+   * query compiled for it before: kysely building and compiling the SQL afresh for each request
+   * took some 15% of the service's CPU for GET /variables (20 variables, bench/million.js).
+   */
+  private compiled(fixed: AnySelect | undefined, key: string, make: () => AnySelect): CompiledQuery {
+    if (!fixed) return make().compile();
+    let queries = this.firstBatches.get(fixed);
+    if (!queries) this.firstBatches.set(fixed, (queries = new Map()));
+    let query = queries.get(key);
+    if (!query) queries.set(key, (query = make().compile()));
+    return query;
   }
 
   /**
@@ -129,7 +145,12 @@ export class Engine {
    * in keyset-ordered batches so that a million rows never sit in memory nor hold a connection.
    */
   async listing<R, T>(
-    build: () => AnySelect,
+    /**
+     * The query, without order or limit: a function building it, or the builder itself when it
+     * takes nothing from the request (a whole table). Such a listing is fixed: kysely's builders
+     * are immutable, so the same builder always makes the same first batch, compiled once.
+     */
+    query: AnySelect | (() => AnySelect),
     sort: ListingSort,
     page: PageRequest,
     map: (row: R) => T,
@@ -140,12 +161,14 @@ export class Engine {
     json?: RawBuilder<string> | readonly JsonColumn[],
   ): Promise<Listing<T>> {
     const { column, key, id, order } = sort;
+    const fixed = typeof query === 'function' ? undefined : query;
+    const build = typeof query === 'function' ? query : () => query;
     if (page.page !== undefined || page.limit !== undefined) {
       const limit = page.limit ?? 100;
       const offset = ((page.page ?? 1) - 1) * limit;
       const [count, rows] = await Promise.all([
-        this.read(build().clearSelect().select((eb: AnyEb) => eb.fn.countAll().as('n'))),
-        this.read(build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset)),
+        this.read(build().clearSelect().select((eb: AnyEb) => eb.fn.countAll().as('n')).compile()),
+        this.read(build().orderBy(column, order).orderBy(id, order).limit(limit).offset(offset).compile()),
       ]);
       return { total: Number((count[0] as { n: number | string | bigint }).n), rows: [(rows as R[]).map(map)] };
     }
@@ -158,11 +181,14 @@ export class Engine {
     // which made exporting a freshly imported million messages quadratic.
     const reads = this.pgDirect;
     const setting = sort.indexed !== false ? SORT_PRICED_OUT : undefined;
-    const run = reads ? (q: AnySelect) => reads.rows(q.compile(), setting) : (q: AnySelect) => this.read(q);
+    const run = reads ? (q: CompiledQuery) => reads.rows(q, setting) : (q: CompiledQuery) => this.read(q);
+    const compiled = (how: string, make: () => AnySelect, first: boolean, size: number) =>
+      this.compiled(first ? fixed : undefined, `${how} ${size}`, make);
     // PostgreSQL answers from another process: the next batch is asked for as soon as this one
     // has come (its key is known), and is computed there while this one is sent.
     async function* batches<B>(
-      fetch: (q: AnySelect) => Promise<B>,
+      /** Reads a batch: `q` is its query of rows in order; `first` when it is the first batch. */
+      fetch: (q: () => AnySelect, first: boolean, size: number) => Promise<B>,
       count: (batch: B) => number,
       cursorOf: (batch: B) => [unknown, unknown],
     ): AsyncGenerator<B> {
@@ -171,10 +197,13 @@ export class Engine {
       let size = STREAM_BATCH;
       let cursor: [unknown, unknown] | undefined;
       const ask = () => {
-        let q = build();
         const after = cursor;
-        if (after) q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
-        const asked = fetch(q.orderBy(column, order).orderBy(id, order).limit(size));
+        const inOrder = () => {
+          let q = build();
+          if (after) q = q.where((eb: AnyEb) => eb(eb.refTuple(column, id), order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])));
+          return q.orderBy(column, order).orderBy(id, order).limit(size);
+        };
+        const asked = fetch(inOrder, !after, size);
         asked.catch(() => {}); // a list abandoned meanwhile never awaits it
         return asked;
       };
@@ -203,7 +232,8 @@ export class Engine {
     }
     const length = (batch: readonly unknown[]) => batch.length;
     async function* rows(): AsyncGenerator<T[]> {
-      for await (const batch of batches((q) => run(q) as Promise<Row[]>, length, (b) => keyOf(b[b.length - 1]!))) yield (batch as R[]).map(map);
+      const fetch = (q: () => AnySelect, first: boolean, size: number) => run(compiled('rows', q, first, size)) as Promise<Row[]>;
+      for await (const batch of batches(fetch, length, (b) => keyOf(b[b.length - 1]!))) yield (batch as R[]).map(map);
     }
     // A batch's texts come as the UTF-8 bytes of them all, joined as the answer sends them,
     // never decoded; the next batch starts after the key read back from the last row's text.
@@ -219,19 +249,27 @@ export class Engine {
       const columns = Array.isArray(rendered) ? (rendered as readonly JsonColumn[]) : undefined;
       const select = (q: AnySelect): AnySelect =>
         columns ? q.clearSelect().select(columns.map((c) => c.ref)) : q.clearSelect().select((rendered as RawBuilder<string>).as('json'));
-      const joined = async (q: AnySelect): Promise<JoinedRows & { last: Buffer }> => {
+      const joined = async (q: () => AnySelect, first: boolean, size: number): Promise<JoinedRows & { last: Buffer }> => {
         const [row] = (await run(
-          reader.selectFrom(select(q).as('b')).select((eb: AnyEb) => [
-            sql<Buffer | null>`cast(group_concat(${sql.ref('b.json')}, ${ROW_SEPARATOR}) as blob)`.as('joined'),
-            eb.fn.countAll().as('count'),
-          ]) as unknown as AnySelect,
+          compiled(
+            'joined',
+            () =>
+              reader.selectFrom(select(q()).as('b')).select((eb: AnyEb) => [
+                sql<Buffer | null>`cast(group_concat(${sql.ref('b.json')}, ${ROW_SEPARATOR}) as blob)`.as('joined'),
+                eb.fn.countAll().as('count'),
+              ]) as unknown as AnySelect,
+            first,
+            size,
+          ),
         )) as { joined: Buffer | null; count: number }[];
         const bytes = row?.joined ?? Buffer.alloc(0);
         // (A JSON text holds no newline of its own: a separator is where one row ends.)
         const start = bytes.lastIndexOf(ROW_SEPARATOR);
         return { count: Number(row?.count ?? 0), joined: bytes, last: bytes.subarray(start < 0 ? 0 : start + ROW_SEPARATOR.length) };
       };
-      const fetch = reads ? (q: AnySelect) => reads.bytes(select(q).compile(), setting, columns) : joined;
+      const fetch = reads
+        ? (q: () => AnySelect, first: boolean, size: number) => reads.bytes(compiled('bytes', () => select(q()), first, size), setting, columns)
+        : joined;
       yield* batches(fetch, (b) => b.count, (b) => keyOf(JSON.parse(b.last.toString()) as Row));
     }
     return { rows: rows(), ...(json ? { texts: texts(json) } : {}) };

@@ -1,7 +1,7 @@
 // KyselyVariables: a plain table, listed most recently updated first.
 import { randomUUID } from 'node:crypto';
 import type { Variable, VariableCreate, VariableIngest, VariableUpdate } from '../../schema/resources.js';
-import { iso, now, pick, storedDate, type Engine } from './engine.js';
+import { iso, now, pick, storedDate, type AnySelect, type Engine } from './engine.js';
 import { NotFound } from './errors.js';
 import type { VariableRow } from './tables.js';
 import type { Listing, PageRequest, VariableRepository } from './types.js';
@@ -32,7 +32,12 @@ function toRow(v: VariableIngest, at: string, kept: boolean): VariableRow {
 }
 
 export class KyselyVariables implements VariableRepository {
-  constructor(private readonly engine: Engine) {}
+  /** The whole table, a builder rather than a function building it: fixed (Engine.listing), its SQL compiled once. */
+  private readonly all: AnySelect;
+
+  constructor(private readonly engine: Engine) {
+    this.all = engine.db.selectFrom('variable').selectAll();
+  }
 
   async create(input: VariableCreate): Promise<Variable> {
     const row = toRow(input, now(), false);
@@ -42,7 +47,7 @@ export class KyselyVariables implements VariableRepository {
 
   list(page: PageRequest): Promise<Listing<Variable>> {
     return this.engine.listing(
-      () => this.engine.db.selectFrom('variable').selectAll(),
+      this.all,
       { column: 'updatedDate', key: 'updatedDate', id: 'id', order: 'desc' },
       page,
       toVariable,
