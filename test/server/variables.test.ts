@@ -76,6 +76,22 @@ describe.each(storeKinds)('variables on %s', (kind) => {
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
+  it('GET writes each variable as JSON.stringify does: every escape, any text', async () => {
+    // (Not NUL: the PostgreSQL store cannot keep it.)
+    const controls = Array.from({ length: 31 }, (_, c) => String.fromCharCode(c + 1)).join('');
+    const texts = [controls, 'quote " backslash \\ slash / DEL \x7f', 'é → 😀 \u2028\u2029 中文', ''];
+    const made: { id: string }[] = [];
+    for (const [i, value] of texts.entries()) made.push(await create({ name: `escapes ${i} "\\ é 😀`, value, type: `t"${i}\\\u2028` }));
+    const res = await call('GET', `${live.api}/variables`);
+    const lines = res.text.slice(2, -2).split(',\n');
+    // Byte for byte as JSON.stringify writes the same values.
+    expect(lines).toEqual(lines.map((l) => JSON.stringify(JSON.parse(l))));
+    const byId = (list: { id: string }[]) => list.filter((v) => made.some((m) => m.id === v.id)).sort((a, b) => a.id.localeCompare(b.id));
+    expect(byId(lines.map((l) => JSON.parse(l) as { id: string }))).toEqual(byId(made));
+    // And as the same list read page-wise, each row mapped by the service.
+    expect(lines.map((l) => JSON.parse(l))).toEqual(ok(await call('GET', `${live.api}/variables?page=1&limit=1000`)));
+  });
+
   it('PUT can rename and retype, never changes id or createdDate', async () => {
     const v = await create({ name: 'before', value: 'v' });
     const updated = ok(

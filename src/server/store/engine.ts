@@ -82,6 +82,13 @@ export function rangeConditions(eb: AnyEb, column: string | Expression<unknown>,
   return out;
 }
 
+/**
+ * SQLite's `json_object` of these keys in their order, each key's value the SQL `value` gives (its
+ * column by default): a row as the database writes it in JSON (messages.ts, variables.ts).
+ */
+export const jsonObject = (keys: readonly string[], value: (key: string) => RawBuilder<unknown> = (k) => sql.ref(k)): RawBuilder<string> =>
+  sql<string>`json_object(${sql.join(keys.map((k) => sql`${sql.lit(k)}, ${value(k)}`))})`;
+
 /** The given keys of a patch that are set (undefined means "leave as it is"). */
 export function pick<T extends object, K extends keyof T>(obj: T, keys: readonly K[]): Partial<Pick<T, K>> {
   const out: Partial<Pick<T, K>> = {};

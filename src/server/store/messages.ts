@@ -3,7 +3,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { MESSAGE_JSON_FIELDS, type ChatMessage, type ChatMessageIngest } from '../../schema/resources.js';
-import { iso, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
+import { iso, jsonObject, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
 import { toFeedback } from './feedback.js';
 import { newId } from './ids.js';
 import { DATE_COLUMNS, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
@@ -66,7 +66,7 @@ const JSON_KEYS: ReadonlySet<string> = new Set(MESSAGE_JSON_FIELDS);
  */
 function messageJson(prefix: string): RawBuilder<string> {
   const value = (k: string) => (JSON_KEYS.has(k) ? sql`json(${sql.ref(`${prefix}${k}`)})` : sql.ref(`${prefix}${k}`));
-  return sql<string>`json_object(${sql.join(MESSAGE_KEYS.map((k) => sql`${sql.lit(k)}, ${value(k)}`))})`;
+  return jsonObject(MESSAGE_KEYS, value);
 }
 
 /** A delete of the chatflow's feedback left without its message (a lookup of each feedback's). */

@@ -1,7 +1,7 @@
 // KyselyVariables: a plain table, listed most recently updated first.
 import { randomUUID } from 'node:crypto';
 import type { Variable, VariableCreate, VariableIngest, VariableUpdate } from '../../schema/resources.js';
-import { iso, now, pick, storedDate, type AnySelect, type Engine } from './engine.js';
+import { iso, jsonObject, now, pick, storedDate, type AnySelect, type Engine } from './engine.js';
 import { NotFound } from './errors.js';
 import type { VariableRow } from './tables.js';
 import type { Listing, PageRequest, VariableRepository } from './types.js';
@@ -14,6 +14,19 @@ const toVariable = (r: VariableRow): Variable => ({
   createdDate: iso(r.createdDate),
   updatedDate: iso(r.updatedDate),
 });
+
+/** The keys of toVariable, in its order. */
+const VARIABLE_KEYS = ['id', 'name', 'value', 'type', 'createdDate', 'updatedDate'] as const;
+
+/**
+ * SQLite: a variable as the database itself writes it in JSON, the very text
+ * JSON.stringify(toVariable(row)) gives (dates are stored as those ISO strings), as messages are
+ * (messages.ts). GET /variables is then one row of joined texts from the driver instead of an
+ * object a row made by the driver, another by toVariable and a stringify of each: 20 variables
+ * in some 20-30 µs of CPU instead of 40-50 (bench/million.js's GET /variables). PostgreSQL lists
+ * them as rows (at 0.66 of a bare handler's rate there).
+ */
+const VARIABLE_JSON = jsonObject(VARIABLE_KEYS);
 
 /**
  * A new row with the interface's defaults. Ingest keeps a record's id and dates (`kept`); create
@@ -51,6 +64,7 @@ export class KyselyVariables implements VariableRepository {
       { column: 'updatedDate', key: 'updatedDate', id: 'id', order: 'desc' },
       page,
       toVariable,
+      this.engine.kind === 'sqlite' ? VARIABLE_JSON : undefined,
     );
   }
 
