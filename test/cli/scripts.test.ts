@@ -1,7 +1,7 @@
 // What scripts and daily workflows lean on: bulk commands that try every argument, paths checked
 // before any work, names wherever an id is taken, chatflows by name, enum values in any case,
 // `diff --exit-code`.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -234,6 +234,41 @@ describe('import: every bad line named, the rest imported with --continue-on-err
       const r = await proc;
       expect(r.exitCode).toBe(130);
       expect(String(r.stderr)).toMatch(/interrupted at line \d+: imported 5000 variables/);
+    } finally {
+      hung.closeAllConnections();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
+  });
+});
+
+describe('Ctrl-C during an export', () => {
+  it('leaves no file, whole or partial, and says so', { timeout: 90_000 }, async () => {
+    // A server (Flowise-like: no OpenAPI document) that starts the list of variables and never ends it.
+    let listing: () => void = () => undefined;
+    const listed = new Promise<void>((resolve) => (listing = resolve));
+    const hung = createServer((req, res) => {
+      if (req.url?.endsWith('/variables')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[{"id":"v1","name":"A","value":"1","type":"static"}');
+        listing();
+      } else {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"message":"not found"}');
+      }
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = createHome();
+      const out = join(home.dir, 'all.jsonl');
+      const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+      const proc = spawnCli(['export', '--out', out, '--resources', 'variable', '--timeout', '60'], { home, url });
+      await listed;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      proc.kill('SIGINT');
+      const r = await proc;
+      expect(r.exitCode).toBe(130);
+      expect(String(r.stderr)).toContain(`export interrupted: nothing was written to ${out}`);
+      expect(readdirSync(home.dir).filter((name) => name.startsWith('all.jsonl'))).toEqual([]);
     } finally {
       hung.closeAllConnections();
       await new Promise<void>((resolve) => hung.close(() => resolve()));

@@ -105,8 +105,11 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
   return counts;
 }
 
-/** Opens the destination: stdout, or a temporary file renamed into place once complete. */
-function destination(file: string | undefined, stdout: Out) {
+/**
+ * Opens the destination: stdout, or a temporary file renamed into place once complete. `note`
+ * says on stderr what an interrupted export left.
+ */
+function destination(file: string | undefined, stdout: Out, note: (msg: string) => void) {
   if (file === undefined || file === '-') {
     return { out: stdout, shown: 'stdout', finish: async () => {}, abandon: async () => {} };
   }
@@ -118,9 +121,10 @@ function destination(file: string | undefined, stdout: Out) {
     stream.once('close', resolve);
     stream.once('error', reject);
   });
-  // Ctrl-C must not leave the partial file behind.
+  // Ctrl-C must not leave the partial file behind, and says so: a file already at `file` is as it was.
   const onSignal = () => {
     stream.destroy();
+    note(`export interrupted: nothing was written to ${file}`);
     void unlink(partial).finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
@@ -165,7 +169,10 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
   if (kind === 'chatflow' && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
 
   const started = performance.now();
-  const dest = destination(opts.out, ctx.out.stdout);
+  const dest = destination(opts.out, ctx.out.stdout, (msg) => {
+    progress.done();
+    ctx.out.note(msg);
+  });
   let counts: Map<Resource, number>;
   try {
     counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress, opts.redact ? (await import('../redact.js')).redactJson : undefined);
