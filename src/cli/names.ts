@@ -68,13 +68,15 @@ export async function find<T>(kind: Named<T>, client: ChatflowClient, idOrName: 
 
 
 /**
- * The chatflow id `text` means. A UUID is an id (no request). Otherwise the server's chatflows are
- * asked: an id among them, else a name exactly one has. A text that is neither goes as it is: our
- * service's chatflows are free-text ids that exist once a message names them, and a server without
- * `GET /chatflows` cannot tell names anyway.
+ * The chatflow id `text` means. A UUID is an id (no request). On our service too, with no request:
+ * its chatflows are free-text ids that exist once a message names them, each named by its id
+ * (the kind of server is known there, or asked once and remembered, and the command needs it
+ * anyway). Otherwise (Flowise) the server's chatflows are asked: an id among them, else a name
+ * exactly one has. A text that is neither goes as it is: a server without `GET /chatflows` cannot
+ * tell names anyway.
  */
 export async function chatflowId(client: ChatflowClient, text: string): Promise<string> {
-  if (isId(text)) return text;
+  if (isId(text) || (await client.server()) === 'chatflow') return text;
   let flows;
   try {
     flows = await client.chatflows.list();

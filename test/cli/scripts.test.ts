@@ -118,6 +118,21 @@ describe('names wherever an id is taken', () => {
     expect(missing.exitCode).toBe(3);
   });
 
+  it('messages list FLOW on our service asks for that list only: its chatflows are named by their ids', async () => {
+    await call('POST', `${server.api}/chatmessage/flow-direct`, [{ role: 'userMessage', content: 'a' }]);
+    const home = createHome();
+    const requests = async () => {
+      const r = await cli(['--debug', 'messages', 'list', 'flow-direct', '-o', 'json'], { home });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(1);
+      const sent = r.stderr.split('\n').filter((line) => /^debug: (GET|POST|PUT|PATCH|DELETE) /.test(line));
+      return sent.map((line) => line.split(' ').slice(1, 3).join(' ').replace(/\?.*/, ''));
+    };
+    // The first command to a server may ask which kind it is (then remembered); none asks for its chatflows.
+    expect(await requests()).not.toContain(`GET ${server.url}/api/v1/chatflows`);
+    expect(await requests()).toEqual([`GET ${server.url}/api/v1/chatmessage/flow-direct`]);
+  });
+
   it('on Flowise, a chatflow argument takes its name: chatflows list shows names, messages list NAME lists that flow', async () => {
     const flowise = (args: string[]) => runCli(args, { url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } });
     const list = await flowise(['chatflows', 'list', '-o', 'json']);
