@@ -97,8 +97,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
  * (the command fails, saying so).
  */
 async function overSocket(socket: string, dbPath: string): Promise<EmbeddedService> {
-  const { nodeTransport } = await import('../client/transports.js');
-  const transport = nodeTransport({ socketPath: socket });
+  const { http1Transport } = await import('../client/transports.js');
+  const transport = http1Transport({ socketPath: socket });
   let fallback: ReturnType<typeof inProcess> | undefined;
   let gone = false;
   const send: RequestFn = async (url, options) => {

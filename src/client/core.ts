@@ -7,7 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
 import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
-import { nodeTransport, proxyConfigured, undiciTransport, type Transport } from './transports.js';
+import { http1Transport, proxyConfigured, undiciTransport, type Transport } from './transports.js';
 
 export interface CoreOptions {
   /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
@@ -439,7 +439,7 @@ export class HttpCore {
     this.transport ??=
       this.givenDispatcher || (!this.socketPath && proxyConfigured())
         ? undiciTransport({ dispatcher: this.givenDispatcher, connectTimeoutMs: this.timeoutMs })
-        : Promise.resolve(nodeTransport({ socketPath: this.socketPath }));
+        : Promise.resolve(http1Transport({ socketPath: this.socketPath }));
     return this.transport.then((t) => t.request);
   }
 

@@ -8,9 +8,10 @@
 //   environment (its EnvHttpProxyAgent honours NO_PROXY too) or a `dispatcher` given by a library
 //   user (custom TLS, mocks, pools). undici is imported only then.
 // - A service in the same process passes its own `request` (server/in-process.ts).
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Answer, AnswerBody, RequestFn, RequestOptions } from './core.js';
+import { AnswerParser, requestHead } from './http1.js';
 
 export interface Transport {
   request: RequestFn;
@@ -30,89 +31,154 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy);
 }
 
-/** An answer's body over node:http's response, shaped as the core reads it (undici's is alike). */
-class NodeBody implements AnswerBody {
+const ignore = () => {};
+const connectionError = (message: string) => Object.assign(new Error(message), { code: 'ECONNRESET' });
+const abortError = () => Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+
+/**
+ * One request and its answer on one connection; the answer's body too. The connection goes back
+ * to the pool once the whole answer is in (read or not); it is destroyed on any error, on a body
+ * left unread (destroy), or when the answer says `connection: close`.
+ */
+class Exchange implements AnswerBody {
+  private readonly parser: AnswerParser;
+  /** Body pieces received and not yet read. */
+  private readonly chunks: Buffer[] = [];
+  private answered = false;
+  /** The connection is let go: given back, or destroyed. */
+  private over = false;
+  private paused = false;
+  private failed: Error | undefined;
+  /** Read to its end, or destroyed. */
+  private finished = false;
+  private wake: (() => void) | undefined;
+  private readonly headersTimer: NodeJS.Timeout;
+
   constructor(
-    private readonly res: IncomingMessage,
-    /** The longest wait for the next chunk while the reader waits (undici's bodyTimeout). */
-    private readonly timeoutMs: number,
-  ) {}
+    private readonly socket: Socket,
+    method: string,
+    private readonly options: RequestOptions,
+    private readonly resolve: (answer: Answer) => void,
+    private readonly reject: (err: Error) => void,
+    /** Takes the connection back for another request. */
+    private readonly giveBack: (socket: Socket) => void,
+  ) {
+    this.parser = new AnswerParser(method, {
+      head: (statusCode, headers) => {
+        clearTimeout(this.headersTimer);
+        this.answered = true;
+        this.resolve({ statusCode, headers, body: this });
+      },
+      body: (piece) => this.chunks.push(piece),
+    });
+    this.headersTimer = setTimeout(() => this.fail(timeoutError(HEADERS_TIMEOUT, 'headers', options.headersTimeout)), options.headersTimeout);
+    socket.on('data', this.onData).on('end', this.onEnd).on('error', this.fail).on('close', this.onClose);
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private readonly onData = (data: Buffer) => {
+    try {
+      this.parser.execute(data);
+    } catch (err) {
+      this.fail(err as Error);
+      return;
+    }
+    if (this.parser.done) this.letGo(this.parser.keepAlive);
+    else if (!this.wake && this.chunks.length > 0 && !this.paused) {
+      // Nobody waits for these: the connection waits for the reader (a pager, a slow disk).
+      this.paused = true;
+      this.socket.pause();
+    }
+    this.notify();
+  };
+
+  private readonly onEnd = () => {
+    if (this.parser.end()) this.letGo(false);
+    else this.fail(connectionError(this.answered ? 'aborted' : 'socket hang up'));
+    this.notify();
+  };
+
+  private readonly onClose = () => this.fail(connectionError(this.answered ? 'aborted' : 'socket hang up'));
+
+  private readonly onAbort = () => this.fail(abortError());
+
+  private readonly fail = (err: Error) => {
+    if (this.over) return;
+    this.letGo(false);
+    this.failed = err;
+    if (!this.answered) this.reject(err);
+    this.notify();
+  };
+
+  /** Ends this exchange's hold on the connection: back to the pool, or destroyed. */
+  private letGo(reuse: boolean): void {
+    if (this.over) return;
+    this.over = true;
+    clearTimeout(this.headersTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    const socket = this.socket;
+    socket.off('data', this.onData).off('end', this.onEnd).off('error', this.fail).off('close', this.onClose);
+    if (reuse) this.giveBack(socket);
+    // (An error the dying connection may still raise has nobody to tell.)
+    else socket.on('error', ignore).destroy();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
 
   get destroyed(): boolean {
-    return this.res.destroyed;
+    return this.finished;
   }
 
   destroy(error?: Error): void {
-    this.res.destroy(error);
+    if (this.finished) return;
+    this.finished = true;
+    this.chunks.length = 0;
+    // Closed before its end: as Node's streams say it. (A body already whole, its connection
+    // already back in the pool, stays there.)
+    const reason = error ?? Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    this.fail(reason);
+    this.failed ??= reason;
+    this.notify();
   }
 
   /**
-   * The chunks. The clock runs only while the reader waits for one: a reader that takes its
-   * time over a chunk (a pager, a slow disk) holds the stream back without timing it out.
-   *
-   * Read by the stream's events, the response paused while a chunk waits for the reader: Node's
-   * own async iterator of a stream sets up machinery (end-of-stream, a readable loop) that costs
-   * a one-off command about 2 ms, for an answer of a few kilobytes.
+   * The chunks, as received. The clock (bodyTimeout) runs only while the reader waits for one: a
+   * reader that takes its time over a chunk holds the connection back without timing it out.
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    const res = this.res;
-    const waiting: Buffer[] = [];
-    let ended = false;
-    let failed: Error | undefined;
-    let wake: (() => void) | undefined;
-    const notify = () => {
-      const w = wake;
-      wake = undefined;
-      w?.();
-    };
-    const onData = (chunk: Buffer) => {
-      waiting.push(chunk);
-      res.pause();
-      notify();
-    };
-    const onEnd = () => {
-      ended = true;
-      notify();
-    };
-    const onError = (err: Error) => {
-      failed ??= err;
-      notify();
-    };
-    // Closed before its end without an error (the connection lost): as Node's iterator says it.
-    const premature = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-    const onClose = () => {
-      if (!ended) failed ??= res.errored ?? premature();
-      notify();
-    };
-    if (res.readableEnded) ended = true;
-    else if (res.destroyed) failed = res.errored ?? premature();
-    // (The error listener stays: an error after the reader left must not go unhandled.)
-    res.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-    let done = false;
+    let complete = false;
     try {
       for (;;) {
-        const chunk = waiting.shift();
+        const chunk = this.chunks.shift();
         if (chunk) {
-          if (waiting.length === 0) res.resume();
+          if (this.chunks.length === 0 && this.paused && !this.over) {
+            this.paused = false;
+            this.socket.resume();
+          }
           yield chunk;
           continue;
         }
-        if (failed) throw failed;
-        if (ended) {
-          done = true;
+        if (this.failed) throw this.failed;
+        if (this.over) {
+          complete = true;
           return;
         }
-        const timer = setTimeout(() => res.destroy(timeoutError(BODY_TIMEOUT, 'body', this.timeoutMs)), this.timeoutMs);
+        const ms = this.options.bodyTimeout;
+        const timer = setTimeout(() => this.fail(timeoutError(BODY_TIMEOUT, 'body', ms)), ms);
         try {
-          await new Promise<void>((resolve) => (wake = resolve));
+          await new Promise<void>((resolve) => (this.wake = resolve));
         } finally {
           clearTimeout(timer);
         }
       }
     } finally {
-      res.off('data', onData).off('end', onEnd).off('close', onClose);
-      // A reader that stops early closes the response (and its connection).
-      if (!done) res.destroy();
+      // A reader that stops early closes the connection.
+      if (complete) this.finished = true;
+      else this.destroy();
     }
   }
 
@@ -132,84 +198,105 @@ class NodeBody implements AnswerBody {
   }
 }
 
+/** Idle connections by origin, kept for the next request to it; they do not hold the process open. */
+class Pool {
+  private readonly idle = new Map<string, { socket: Socket; gone: () => void }[]>();
+  private readonly all = new Set<Socket>();
+
+  add(socket: Socket): Socket {
+    this.all.add(socket);
+    socket.once('close', () => this.all.delete(socket));
+    return socket;
+  }
+
+  take(key: string): Socket | undefined {
+    const list = this.idle.get(key);
+    for (let entry = list?.pop(); entry; entry = list?.pop()) {
+      this.forget(entry);
+      if (!entry.socket.destroyed && entry.socket.writable) return entry.socket.ref();
+      entry.socket.destroy();
+    }
+    return undefined;
+  }
+
+  put(key: string, socket: Socket): void {
+    let list = this.idle.get(key);
+    if (!list) this.idle.set(key, (list = []));
+    // Closed by the server, failed, or saying something unasked: not to be used again.
+    const entry = {
+      socket,
+      gone: () => {
+        const i = list.indexOf(entry);
+        if (i >= 0) list.splice(i, 1);
+        this.forget(entry);
+        socket.destroy();
+      },
+    };
+    socket.on('end', entry.gone).on('close', entry.gone).on('error', entry.gone).on('data', entry.gone);
+    socket.unref();
+    list.push(entry);
+  }
+
+  private forget({ socket, gone }: { socket: Socket; gone: () => void }): void {
+    socket.off('end', gone).off('close', gone).off('error', gone).off('data', gone);
+  }
+
+  destroy(): void {
+    for (const socket of this.all) socket.destroy();
+    this.all.clear();
+    this.idle.clear();
+  }
+}
+
 /**
- * Requests through node:http / node:https, connections kept alive for the client's life. With
- * `socketPath` every request goes to that Unix socket (the URL still gives the Host and the path).
- * The deadline for the answer's headers (`headersTimeout`) runs from the request's start, the
- * connection included.
+ * Requests over HTTP/1.1 spoken over node:net or node:tls sockets (framing: ./http1.ts), kept
+ * alive for the client's life. With `socketPath` every request goes to that Unix socket (the URL
+ * still gives the Host and the path). The deadline for the answer's headers (`headersTimeout`)
+ * runs from the request's start, the connection included.
  */
-export function nodeTransport(opts: { socketPath?: string } = {}): Transport {
-  // Loaded on the first request (https only for an https URL): a start that sends nothing, or
-  // sends over plain HTTP, does not pay for TLS.
-  const agents = new Map<string, import('node:http').Agent>();
-  const moduleFor = (protocol: string) =>
-    protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-  const agentFor = (protocol: string) => {
-    let agent = agents.get(protocol);
-    if (!agent) agents.set(protocol, (agent = new (moduleFor(protocol).Agent)({ keepAlive: true })));
-    return agent;
+export function http1Transport(opts: { socketPath?: string } = {}): Transport {
+  const pool = new Pool();
+  const connect = (u: URL): Socket => {
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const where = opts.socketPath ? { path: opts.socketPath, host } : { host, port: Number(u.port) || (u.protocol === 'https:' ? 443 : 80) };
+    // node:tls only for an https URL: a start that sends over plain HTTP does not pay for it.
+    const socket =
+      u.protocol === 'https:'
+        ? process.getBuiltinModule('node:tls').connect({
+            ...where,
+            // SNI, not for an address. (Not net.isIP: its IPv6 pattern costs some 15 ms to compile.)
+            ...(host.includes(':') || /^[\d.]+$/.test(host) ? {} : { servername: host }),
+          })
+        : process.getBuiltinModule('node:net').connect(where);
+    // As node:http's agent sets them: a request written in two parts is not held back by Nagle.
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 1000);
+    return pool.add(socket);
   };
 
   const request: RequestFn = (url: string, options: RequestOptions) =>
     new Promise<Answer>((resolve, reject) => {
-      const u = new URL(url);
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-      const { signal } = options;
-      let req: ClientRequest | undefined;
-      let res: IncomingMessage | undefined;
-      const onAbort = () => {
-        const reason = Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
-        req?.destroy(reason);
-        res?.destroy(reason);
-        reject(reason);
-      };
-      if (signal?.aborted) {
-        onAbort();
+      if (options.signal?.aborted) {
+        reject(abortError());
         return;
       }
-      const headersTimer = setTimeout(
-        () => req?.destroy(timeoutError(HEADERS_TIMEOUT, 'headers', options.headersTimeout)),
-        options.headersTimeout,
-      );
-      const hostname = u.hostname.replace(/^\[|\]$/g, '');
-      req = moduleFor(u.protocol).request({
-        method: options.method,
-        hostname,
-        // The TLS server name, given: else the agent works it out with net.isIP, whose IPv6 pattern
-        // costs some 15 ms to compile on a command's first request. (An address has none.)
-        servername: hostname.includes(':') || /^[\d.]+$/.test(hostname) ? '' : hostname,
-        port: u.port,
-        path: `${u.pathname}${u.search}`,
-        headers,
-        agent: agentFor(u.protocol),
-        ...(opts.socketPath ? { socketPath: opts.socketPath } : {}),
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('response', (response) => {
-        clearTimeout(headersTimer);
-        res = response;
-        // The deadline (signal) goes on covering the body; it is let go with the answer.
-        if (signal) response.once('close', () => signal.removeEventListener('abort', onAbort));
-        resolve({
-          statusCode: response.statusCode ?? 0,
-          headers: response.headers,
-          body: new NodeBody(response, options.bodyTimeout),
-        });
-      });
-      req.on('error', (err) => {
-        clearTimeout(headersTimer);
-        signal?.removeEventListener('abort', onAbort);
-        reject(err);
-      });
-      req.end(options.body);
+      const u = new URL(url);
+      const { method, body } = options;
+      const head = requestHead(method, `${u.pathname}${u.search}`, u.host, options.headers, body === undefined ? undefined : Buffer.byteLength(body));
+      const key = `${u.protocol}//${u.host}`;
+      const socket = pool.take(key) ?? connect(u);
+      new Exchange(socket, method, options, resolve, reject, (s) => pool.put(key, s));
+      // One write of head and body: a large body (an import's batch) is queued by reference, not copied.
+      socket.cork();
+      socket.write(head, 'latin1');
+      if (body !== undefined && body.length > 0) socket.write(body);
+      socket.uncork();
     });
 
   return {
     request,
     async close() {
-      for (const agent of agents.values()) agent.destroy();
-      agents.clear();
+      pool.destroy();
     },
   };
 }
