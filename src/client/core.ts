@@ -1,9 +1,9 @@
 // The one request core of the client. Resource modules only describe paths, queries and
 // normalisation; sending, retrying, deadlines, error mapping, list parsing and streaming all happen
 // here. What carries a request is a transport (./transports.ts), chosen on the first request:
-// node:http(s) by default, undici behind a proxy or over a given dispatcher, or a `request`
-// function given by the caller (a service in the same process). Loading the client (and thus
-// `chatflow --help`) loads none of them.
+// our own HTTP/1.1 over node:net / node:tls by default, undici behind a proxy or over a given
+// dispatcher, or a `request` function given by the caller (a service in the same process).
+// Loading the client (and thus `chatflow --help`) loads none of them.
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
 import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
@@ -28,7 +28,8 @@ export interface CoreOptions {
   /** One line per request: `GET http://host/api/v1/variables 200 12ms`. Never holds the key. */
   onDebug?: (line: string) => void;
   /**
-   * Send through undici over this dispatcher (custom TLS, pools, mocks...) instead of node:http.
+   * Send through undici over this dispatcher (custom TLS, pools, mocks...) instead of the
+   * client's own HTTP/1.1 transport.
    * (An HTTP_PROXY or HTTPS_PROXY in the environment also sends through undici, NO_PROXY honoured.)
    */
   dispatcher?: Dispatcher;
@@ -432,7 +433,7 @@ export class HttpCore {
 
   /**
    * The given `request`; else undici over a given dispatcher, or when a proxy is configured (not
-   * for a Unix socket); else node:http(s).
+   * for a Unix socket); else our own HTTP/1.1 (transports.ts).
    */
   private sender(): Promise<RequestFn> {
     if (this.givenRequest) return Promise.resolve(this.givenRequest);

@@ -1,9 +1,11 @@
 // How the request core's requests reach a server. A transport is only a `request` function
 // (RequestFn) and a `close`: retries, deadlines, error mapping and list parsing stay in the core.
 //
-// - nodeTransport: plain HTTP and HTTPS through node:http / node:https, the default. Node's own
-//   parser is native code, so a one-off command compiles no WebAssembly and loads no 400 KB
-//   library; a Unix socket (`socketPath`) is reached the same way.
+// - http1Transport: HTTP/1.1 spoken over node:net (node:tls for https) by our own framing
+//   (./http1.ts), the default; a Unix socket (`socketPath`) is reached the same way. node:http
+//   cost every command that sends a request some 4 ms more to load and to send its first
+//   request; the framing a JSON API needs is small, and undici's (a 400 KB library compiling a
+//   WebAssembly parser) is more still.
 // - undiciTransport: undici's request(), when it earns its place: an HTTP(S)_PROXY in the
 //   environment (its EnvHttpProxyAgent honours NO_PROXY too) or a `dispatcher` given by a library
 //   user (custom TLS, mocks, pools). undici is imported only then.
@@ -36,6 +38,17 @@ const connectionError = (message: string) => Object.assign(new Error(message), {
 const abortError = () => Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 
 /**
+ * How long an idle connection may wait for its next request: a second less than the server's
+ * `keep-alive: timeout=N` says, so that it is not reused just as the server closes it (node:http's
+ * agent does the same); -1 when that leaves nothing; 0 (no limit) when the server does not say.
+ */
+function idleLimit(hint: string | string[] | undefined): number {
+  const seconds = typeof hint === 'string' ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
+  if (seconds === undefined) return 0;
+  return Number(seconds) > 1 ? (Number(seconds) - 1) * 1000 : -1;
+}
+
+/**
  * One request and its answer on one connection; the answer's body too. The connection goes back
  * to the pool once the whole answer is in (read or not); it is destroyed on any error, on a body
  * left unread (destroy), or when the answer says `connection: close`.
@@ -53,6 +66,8 @@ class Exchange implements AnswerBody {
   private finished = false;
   private wake: (() => void) | undefined;
   private readonly headersTimer: NodeJS.Timeout;
+  /** How long the server keeps the connection open between requests, when it says (-1: too short to reuse). */
+  private idleMs = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -60,13 +75,14 @@ class Exchange implements AnswerBody {
     private readonly options: RequestOptions,
     private readonly resolve: (answer: Answer) => void,
     private readonly reject: (err: Error) => void,
-    /** Takes the connection back for another request. */
-    private readonly giveBack: (socket: Socket) => void,
+    /** Takes the connection back for another request, for at most `idleMs` (0: no limit). */
+    private readonly giveBack: (socket: Socket, idleMs: number) => void,
   ) {
     this.parser = new AnswerParser(method, {
       head: (statusCode, headers) => {
         clearTimeout(this.headersTimer);
         this.answered = true;
+        this.idleMs = idleLimit(headers['keep-alive']);
         this.resolve({ statusCode, headers, body: this });
       },
       body: (piece) => this.chunks.push(piece),
@@ -118,7 +134,7 @@ class Exchange implements AnswerBody {
     this.options.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
     socket.off('data', this.onData).off('end', this.onEnd).off('error', this.fail).off('close', this.onClose);
-    if (reuse) this.giveBack(socket);
+    if (reuse && this.idleMs >= 0) this.giveBack(socket, this.idleMs);
     // (An error the dying connection may still raise has nobody to tell.)
     else socket.on('error', ignore).destroy();
   }
@@ -219,7 +235,7 @@ class Pool {
     return undefined;
   }
 
-  put(key: string, socket: Socket): void {
+  put(key: string, socket: Socket, idleMs: number): void {
     let list = this.idle.get(key);
     if (!list) this.idle.set(key, (list = []));
     // Closed by the server, failed, or saying something unasked: not to be used again.
@@ -232,13 +248,13 @@ class Pool {
         socket.destroy();
       },
     };
-    socket.on('end', entry.gone).on('close', entry.gone).on('error', entry.gone).on('data', entry.gone);
-    socket.unref();
+    socket.on('end', entry.gone).on('close', entry.gone).on('error', entry.gone).on('data', entry.gone).on('timeout', entry.gone);
+    socket.setTimeout(idleMs).unref();
     list.push(entry);
   }
 
   private forget({ socket, gone }: { socket: Socket; gone: () => void }): void {
-    socket.off('end', gone).off('close', gone).off('error', gone).off('data', gone);
+    socket.setTimeout(0).off('end', gone).off('close', gone).off('error', gone).off('data', gone).off('timeout', gone);
   }
 
   destroy(): void {
@@ -268,7 +284,8 @@ export function http1Transport(opts: { socketPath?: string } = {}): Transport {
             ...(host.includes(':') || /^[\d.]+$/.test(host) ? {} : { servername: host }),
           })
         : process.getBuiltinModule('node:net').connect(where);
-    // As node:http's agent sets them: a request written in two parts is not held back by Nagle.
+    // As node:http sets them. (Without no-delay, the last short segment of a large body would wait
+    // for the server's delayed acknowledgement of the others.)
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 1000);
     return pool.add(socket);
@@ -285,7 +302,8 @@ export function http1Transport(opts: { socketPath?: string } = {}): Transport {
       const head = requestHead(method, `${u.pathname}${u.search}`, u.host, options.headers, body === undefined ? undefined : Buffer.byteLength(body));
       const key = `${u.protocol}//${u.host}`;
       const socket = pool.take(key) ?? connect(u);
-      new Exchange(socket, method, options, resolve, reject, (s) => pool.put(key, s));
+      // (It listens on the socket from here on, and settles the promise.)
+      new Exchange(socket, method, options, resolve, reject, (s, idleMs) => pool.put(key, s, idleMs));
       // One write of head and body: a large body (an import's batch) is queued by reference, not copied.
       socket.cork();
       socket.write(head, 'latin1');

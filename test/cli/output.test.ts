@@ -148,7 +148,7 @@ describe('table and colour', () => {
     expect(r.stderr).toContain('variable NOPE not found');
   });
 
-  it('a JSON answer into a pipe loads no colour: neither chalk nor node:tty (a script pays nothing for it)', async () => {
+  it('a JSON answer into a pipe loads no colour (neither chalk nor node:tty) and no node:http or node:tls (a script pays nothing for them)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatflow-colour-'));
     try {
       // Node's own modules this process loaded, written to stderr at its exit.
@@ -160,6 +160,9 @@ describe('table and colour', () => {
       expect(piped.exitCode, piped.stderr).toBe(0);
       expect(JSON.parse(piped.stdout)).toEqual(expected);
       expect(piped.stderr).not.toMatch(/NativeModule tty$/m);
+      // The client speaks HTTP/1.1 over node:net itself (client/http1.ts); plain HTTP needs no TLS.
+      expect(piped.stderr).toMatch(/NativeModule net$/m);
+      expect(piped.stderr).not.toMatch(/NativeModule (_http_\w+|https?|tls|_tls_\w+)$/m);
       // Forced on, the same command loads chalk, which asks the terminal.
       const forced = await run({ FORCE_COLOR: '1' });
       expect(forced.exitCode, forced.stderr).toBe(0);

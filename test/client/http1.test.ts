@@ -3,7 +3,11 @@
 // test scripts them: chunked bodies split at awkward places, interim 1xx answers, bodiless
 // answers, bodies ended by the close, keep-alive, cut connections, timeouts and aborts.
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
@@ -25,7 +29,7 @@ const received: Received[] = [];
 let connections = 0;
 let server: net.Server;
 let base: string;
-let transport: Transport;
+let transport: Transport | undefined;
 
 const pause = (ms = 15) => new Promise((r) => setTimeout(r, ms));
 /** Writes the parts as separate TCP segments: the client reads each on its own. */
@@ -41,22 +45,27 @@ beforeAll(async () => {
     connections++;
     socket.setNoDelay(true);
     let buf = Buffer.alloc(0);
-    const pieces: Buffer[] = [];
+    let pieces: Buffer[] = [];
+    let pieceBytes = 0;
+    /** The bytes the request under way takes, once its head is in. */
+    let need = 0;
     socket.on('error', () => undefined);
     socket.on('data', (data) => {
       pieces.push(data);
-      // (Joined once a request may be whole: a body of many MB arrives in hundreds of pieces.)
-      if (buf.length > 0 && buf.indexOf('\r\n\r\n') >= 0) {
-        const length = Number(/\r\ncontent-length: (\d+)/i.exec(buf.toString('latin1', 0, buf.indexOf('\r\n\r\n')))?.[1] ?? 0);
-        if (buf.length + pieces.reduce((n, p) => n + p.length, 0) < buf.indexOf('\r\n\r\n') + 4 + length) return;
-      }
-      buf = Buffer.concat([buf, ...pieces.splice(0)]);
+      pieceBytes += data.length;
+      // (Joined once the request is whole: a body of many MB comes in hundreds of pieces.)
+      if (buf.length + pieceBytes < need) return;
+      buf = Buffer.concat([buf, ...pieces]);
+      pieces = [];
+      pieceBytes = 0;
       for (;;) {
         const end = buf.indexOf('\r\n\r\n');
         if (end < 0) return;
         const head = buf.subarray(0, end).toString('latin1');
         const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
-        if (buf.length < end + 4 + length) return;
+        need = end + 4 + length;
+        if (buf.length < need) return;
+        need = 0;
         const [method = '', target = ''] = head.split(' ');
         const req = { method, target, head, body: buf.subarray(end + 4, end + 4 + length) };
         buf = buf.subarray(end + 4 + length);
@@ -77,6 +86,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   await transport?.close();
+  transport = undefined;
   received.length = 0;
   connections = 0;
   scripts.clear();
@@ -94,13 +104,9 @@ const send = (path: string, over: Partial<RequestOptions> = {}): Promise<Answer>
   transport ??= http1Transport();
   return transport.request(`${base}${path}`, options(over));
 };
-const fresh = () => {
-  transport = http1Transport();
-};
 
 describe('framing of an answer', () => {
   it('a chunked body split inside sizes, CRLFs, data and the head: whole, trailers ignored', async () => {
-    fresh();
     scripts.set('/chunked', (s) =>
       writeApart(s, [
         'HTTP/1.1 200 OK\r\nContent-Type: application/json\r',
@@ -131,7 +137,6 @@ describe('framing of an answer', () => {
   });
 
   it('skips interim 1xx answers', async () => {
-    fresh();
     scripts.set('/interim', (s) =>
       writeApart(s, ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\ncontent-length: 2\r\n\r\nok']),
     );
@@ -142,7 +147,6 @@ describe('framing of an answer', () => {
   });
 
   it('no body after 204, 304 or a HEAD, whatever the length says; the connection serves the next request', async () => {
-    fresh();
     scripts.set('/empty', (s, req) => {
       if (req.method === 'HEAD') s.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n');
       else if (req.target.includes('304')) s.write('HTTP/1.1 304 Not Modified\r\ncontent-length: 5\r\n\r\n');
@@ -157,7 +161,6 @@ describe('framing of an answer', () => {
   });
 
   it('a body without a length ends with the connection', async () => {
-    fresh();
     scripts.set('/until-close', async (s) => {
       await writeApart(s, ['HTTP/1.0 200 OK\r\ncontent-type: text/plain\r\n\r\nfirst ', 'second']);
       s.end();
@@ -167,7 +170,6 @@ describe('framing of an answer', () => {
   });
 
   it('repeated headers as node:http gives them: joined, the first of single ones, set-cookie a list', async () => {
-    fresh();
     scripts.set('/headers', (s) =>
       s.write('HTTP/1.1 200 OK\r\nVary: a\r\nvary:  b \r\nContent-Type: application/json\r\ncontent-type: text/html\r\nSet-Cookie: x=1\r\nSet-Cookie: y=2\r\nX-Total-Count: 7\r\ncontent-length: 0\r\n\r\n'),
     );
@@ -176,7 +178,6 @@ describe('framing of an answer', () => {
   });
 
   it('a malformed answer is an error, which the client reports as not reaching the server', async () => {
-    fresh();
     scripts.set('/garbage', (s) => s.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n'));
     scripts.set('/api/v1/variables', (s) => s.write('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
     scripts.set('/lengths', (s) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\nabc'));
@@ -194,7 +195,6 @@ describe('framing of an answer', () => {
 
 describe('the request', () => {
   it('names the host with its port, sends the given headers, and a body with its length (many MB whole)', async () => {
-    fresh();
     scripts.set('/upload', (s, req) => s.write(`HTTP/1.1 200 OK\r\ncontent-length: ${String(req.body.length).length}\r\n\r\n${req.body.length}`));
     const big = Buffer.alloc(12 * 1024 * 1024, 'x');
     const answer = await send('/upload?a=1&b=%20', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
@@ -214,7 +214,6 @@ describe('the request', () => {
   });
 
   it('refuses a header value that would split the head (as node:http does)', async () => {
-    fresh();
     await expect(send('/x', { headers: { authorization: 'Bearer k\r\nx-evil: 1' } })).rejects.toMatchObject({ code: 'ERR_INVALID_CHAR' });
     expect(received).toEqual([]);
   });
@@ -224,14 +223,12 @@ describe('connections', () => {
   const ok = (s: net.Socket) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
 
   it('one connection carries requests one after the other (keep-alive)', async () => {
-    fresh();
     scripts.set('/ok', ok);
     for (let i = 0; i < 3; i++) expect(await (await send('/ok')).body.text()).toBe('ok');
     expect(connections).toBe(1);
   });
 
   it('not reused after `connection: close`, after a body left unread, or once the server closed it', async () => {
-    fresh();
     scripts.set('/ok', ok);
     scripts.set('/close', (s) => s.write('HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok'));
     scripts.set('/long', (s) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly part'));
@@ -250,8 +247,19 @@ describe('connections', () => {
     expect(connections).toBe(4);
   });
 
+  it('an idle connection is let go a second before the keep-alive timeout the server announced', async () => {
+    scripts.set('/short', (s) => s.write('HTTP/1.1 200 OK\r\nkeep-alive: timeout=1\r\ncontent-length: 2\r\n\r\nok'));
+    scripts.set('/two', (s) => s.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2\r\ncontent-length: 2\r\n\r\nok'));
+    for (let i = 0; i < 2; i++) await (await send('/short')).body.text();
+    expect(connections).toBe(2);
+    for (let i = 0; i < 2; i++) await (await send('/two')).body.text();
+    expect(connections).toBe(3);
+    await pause(1200);
+    await (await send('/two')).body.text();
+    expect(connections).toBe(4);
+  });
+
   it('a server closing in the middle of the body is an error, not a short answer', async () => {
-    fresh();
     scripts.set('/cut-length', async (s) => {
       await writeApart(s, ['HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n', 'some']);
       s.end();
@@ -269,33 +277,79 @@ describe('connections', () => {
   });
 
   it('connection errors are Node’s own', async () => {
-    fresh();
     const closed = net.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    await expect(transport.request(`http://127.0.0.1:${port}/`, options())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect((transport = http1Transport()).request(`http://127.0.0.1:${port}/`, options())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     const onSocket = http1Transport({ socketPath: '/nonexistent/chatflow.sock' });
     await expect(onSocket.request('http://localhost/', options())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('idle connections do not hold the process open', async () => {
     scripts.set('/ok', ok);
-    const script = `
-      const { http1Transport } = await import(${JSON.stringify(new URL('../../dist/client/transports.js', import.meta.url).href)});
-      const t = http1Transport();
-      const a = await t.request(${JSON.stringify(`${base}/ok`)}, { method: 'GET', headers: {}, headersTimeout: 5000, bodyTimeout: 5000 });
-      console.log(await a.body.text());`;
     const started = Date.now();
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 10_000 });
-    expect(stdout.trim()).toBe('ok');
+    expect(await inChild([`${base}/ok`])).toEqual(['200 ok']);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+/**
+ * Sends GETs to `urls` one after the other from a process of its own (the built transport), with
+ * `env`: each answer's status and text, or the error's code. The transport is not closed: the
+ * process must end anyway, its idle connections left open.
+ */
+async function inChild(urls: string[], env = process.env): Promise<string[]> {
+  const script = `
+    const { http1Transport } = await import(${JSON.stringify(new URL('../../dist/client/transports.js', import.meta.url).href)});
+    const t = http1Transport();
+    const out = [];
+    for (const url of ${JSON.stringify(urls)}) {
+      try {
+        const a = await t.request(url, { method: 'GET', headers: {}, headersTimeout: 5000, bodyTimeout: 5000 });
+        out.push(a.statusCode + ' ' + (await a.body.text()));
+      } catch (e) {
+        out.push(e.code);
+      }
+    }
+    console.log(JSON.stringify(out));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env, timeout: 10_000 });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('HTTPS (node:tls)', () => {
+  it('trusts what Node trusts (NODE_EXTRA_CA_CERTS), names the host (SNI, not for an address), checks the name, keeps the connection', async () => {
+    // A process of its own: the default CAs are read at start. (The certificate: test/helpers/tls,
+    // for localhost and 127.0.0.1.)
+    const tlsDir = new URL('../helpers/tls/', import.meta.url);
+    const names: (string | false | null)[] = [];
+    const servers = ['127.0.0.1', '127.0.0.2'].map((host) => {
+      const server = https.createServer({ cert: readFileSync(new URL('cert.pem', tlsDir)), key: readFileSync(new URL('key.pem', tlsDir)) }, (_req, res) => res.end('ok'));
+      return server;
+    });
+    servers[0]!.on('secureConnection', (socket) => names.push(socket.servername));
+    const ports: number[] = [];
+    for (const [i, server] of servers.entries()) {
+      await new Promise<void>((r) => server.listen(0, i === 0 ? '127.0.0.1' : '127.0.0.2', r));
+      ports.push((server.address() as net.AddressInfo).port);
+    }
+    const urls = [`https://localhost:${ports[0]}/`, `https://localhost:${ports[0]}/`, `https://127.0.0.1:${ports[0]}/`, `https://127.0.0.2:${ports[1]}/`];
+    try {
+      const env = { ...process.env, NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('cert.pem', tlsDir)) };
+      expect(await inChild(urls, env)).toEqual(['200 ok', '200 ok', '200 ok', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+      // Two connections for three requests: the second to localhost reused the first's.
+      expect(names).toEqual(['localhost', false]);
+    } finally {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    }
   });
 });
 
 describe('deadlines', () => {
   it('no head within headersTimeout: UND_ERR_HEADERS_TIMEOUT, the connection dropped', async () => {
-    fresh();
     let closed = false;
     scripts.set('/silent', (s) => s.on('close', () => (closed = true)));
     await expect(send('/silent', { headersTimeout: 100 })).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
@@ -304,7 +358,6 @@ describe('deadlines', () => {
   });
 
   it('no next chunk within bodyTimeout while the reader waits: UND_ERR_BODY_TIMEOUT; a slow reader is not timed', async () => {
-    fresh();
     scripts.set('/stall', (s) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nfirst'));
     scripts.set('/slow-reader', (s) => writeApart(s, ['HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nab', 'cd', 'ef']));
     const stalled = await send('/stall', { bodyTimeout: 100 });
@@ -319,14 +372,13 @@ describe('deadlines', () => {
   });
 
   it('a body nobody reads holds the server back (the connection waits for the reader)', async () => {
-    fresh();
     const total = 64 * 1024 * 1024;
     let flushed = 0;
     scripts.set('/big', async (s) => {
       s.write(`HTTP/1.1 200 OK\r\ncontent-length: ${total}\r\n\r\n`);
       const piece = Buffer.alloc(1024 * 1024, 'x');
       for (let sent = 0; sent < total && !s.destroyed; sent += piece.length) {
-        if (!s.write(piece, () => (flushed += piece.length))) await new Promise((r) => s.once('drain', r).once('close', r));
+        if (!s.write(piece, () => (flushed += piece.length))) await once(s, 'drain').catch(() => undefined);
       }
     });
     const answer = await send('/big');
@@ -338,7 +390,6 @@ describe('deadlines', () => {
   });
 
   it('an abort before the head or during the body: an AbortError, the connection dropped', async () => {
-    fresh();
     scripts.set('/silent', () => undefined);
     scripts.set('/partial', (s) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nfirst'));
     const shape = { name: 'AbortError', code: 'ABORT_ERR', message: 'The operation was aborted' };

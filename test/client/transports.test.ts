@@ -1,7 +1,8 @@
-// The request core's transports (src/client/transports.ts): node:http over a Unix socket (no
-// proxy applies to it), HTTPS through node:https (a certificate not trusted is a network error
+// The request core's transports (src/client/transports.ts): the default one over a Unix socket
+// (no proxy applies to it), HTTPS over node:tls (a certificate not trusted is a network error
 // naming the URL), and undici over a dispatcher a library user gives (here, one trusting the
-// test's certificate). test/client/flowise.test.ts covers HTTP_PROXY; test/client/stream.test.ts
+// test's certificate). test/client/http1.test.ts covers the default transport's framing and
+// connections byte by byte; test/client/flowise.test.ts covers HTTP_PROXY; test/client/stream.test.ts
 // and test/hardening/cli-network.test.ts what a transport must give the core (streams, resets).
 // The certificate in test/helpers/tls is a self-signed one for localhost and 127.0.0.1, made for
 // these tests (openssl req -x509, 100 years); its key protects nothing else.
