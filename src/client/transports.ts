@@ -68,11 +68,14 @@ class Exchange implements AnswerBody {
   private readonly headersTimer: NodeJS.Timeout;
   /** How long the server keeps the connection open between requests, when it says (-1: too short to reuse). */
   private idleMs = 0;
+  // (Not the request's options: they hold its body, which an import's batches need not keep.)
+  private readonly bodyTimeout: number;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(
     private readonly socket: Socket,
     method: string,
-    private readonly options: RequestOptions,
+    options: RequestOptions,
     private readonly resolve: (answer: Answer) => void,
     private readonly reject: (err: Error) => void,
     /** Takes the connection back for another request, for at most `idleMs` (0: no limit). */
@@ -89,7 +92,9 @@ class Exchange implements AnswerBody {
     });
     this.headersTimer = setTimeout(() => this.fail(timeoutError(HEADERS_TIMEOUT, 'headers', options.headersTimeout)), options.headersTimeout);
     socket.on('data', this.onData).on('end', this.onEnd).on('error', this.fail).on('close', this.onClose);
-    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.bodyTimeout = options.bodyTimeout;
+    this.signal = options.signal;
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   private readonly onData = (data: Buffer) => {
@@ -131,7 +136,7 @@ class Exchange implements AnswerBody {
     if (this.over) return;
     this.over = true;
     clearTimeout(this.headersTimer);
-    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
     socket.off('data', this.onData).off('end', this.onEnd).off('error', this.fail).off('close', this.onClose);
     if (reuse && this.idleMs >= 0) this.giveBack(socket, this.idleMs);
@@ -183,7 +188,7 @@ class Exchange implements AnswerBody {
           complete = true;
           return;
         }
-        const ms = this.options.bodyTimeout;
+        const ms = this.bodyTimeout;
         const timer = setTimeout(() => this.fail(timeoutError(BODY_TIMEOUT, 'body', ms)), ms);
         try {
           await new Promise<void>((resolve) => (this.wake = resolve));
