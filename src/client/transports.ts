@@ -71,6 +71,10 @@ class Exchange implements AnswerBody {
   // (Not the request's options: they hold its body, which an import's batches need not keep.)
   private readonly bodyTimeout: number;
   private readonly signal: AbortSignal | undefined;
+  /** The request is written out (`written` was called). */
+  private sent = false;
+  /** The answer ended reusable before the request was written out (a server answering early). */
+  private reuseWhenSent = false;
 
   constructor(
     private readonly socket: Socket,
@@ -139,10 +143,22 @@ class Exchange implements AnswerBody {
     this.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
     socket.off('data', this.onData).off('end', this.onEnd).off('error', this.fail).off('close', this.onClose);
-    if (reuse && this.idleMs >= 0) this.giveBack(socket, this.idleMs);
-    // (An error the dying connection may still raise has nobody to tell.)
-    else socket.on('error', ignore).destroy();
+    // (An error the connection may still raise has nobody to tell.)
+    socket.on('error', ignore);
+    if (!reuse || this.idleMs < 0) socket.destroy();
+    // A server may answer before it has read the whole request (a 413 to a batch too large): the
+    // connection serves another once the rest is written, as node:http's agent has it.
+    else if (!this.sent) this.reuseWhenSent = true;
+    else this.giveBack(socket.off('error', ignore), this.idleMs);
   }
+
+  /** The write callback of the request's last part. */
+  readonly written = (err?: Error | null): void => {
+    this.sent = true;
+    if (!this.reuseWhenSent) return;
+    if (err || this.socket.destroyed || !this.socket.writable) this.socket.destroy();
+    else this.giveBack(this.socket.off('error', ignore), this.idleMs);
+  };
 
   private notify(): void {
     const wake = this.wake;
@@ -308,11 +324,12 @@ export function http1Transport(opts: { socketPath?: string } = {}): Transport {
       const key = `${u.protocol}//${u.host}`;
       const socket = pool.take(key) ?? connect(u);
       // (It listens on the socket from here on, and settles the promise.)
-      new Exchange(socket, method, options, resolve, reject, (s, idleMs) => pool.put(key, s, idleMs));
+      const exchange = new Exchange(socket, method, options, resolve, reject, (s, idleMs) => pool.put(key, s, idleMs));
       // One write of head and body: a large body (an import's batch) is queued by reference, not copied.
+      const hasBody = body !== undefined && body.length > 0;
       socket.cork();
-      socket.write(head, 'latin1');
-      if (body !== undefined && body.length > 0) socket.write(body);
+      socket.write(head, 'latin1', hasBody ? undefined : exchange.written);
+      if (hasBody) socket.write(body, exchange.written);
       socket.uncork();
     });
 

@@ -247,6 +247,35 @@ describe('connections', () => {
     expect(connections).toBe(4);
   });
 
+  it('a connection answered before its request was written out carries no other until it is', async () => {
+    // A server answering a POST as soon as its head is in (a 413 to a body too large), then
+    // reading no more of it.
+    const sockets: net.Socket[] = [];
+    const early = net.createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', (data) => {
+        if (!data.toString('latin1').startsWith('POST')) return void socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+        socket.pause();
+        socket.write('HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\n\r\n');
+      });
+    });
+    await new Promise<void>((r) => early.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(early.address() as net.AddressInfo).port}/`;
+    transport = http1Transport();
+    try {
+      const refused = await transport.request(url, options({ method: 'POST', body: Buffer.alloc(64 * 1024 * 1024) }));
+      expect(refused.statusCode).toBe(413);
+      await refused.body.text();
+      // Not queued behind the rest of the body on the first connection: a connection of its own.
+      const next = await transport.request(url, options({ headersTimeout: 1000 }));
+      expect(await next.body.text()).toBe('ok');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => early.close(r));
+    }
+  });
+
   it('an idle connection is let go a second before the keep-alive timeout the server announced', async () => {
     scripts.set('/short', (s) => s.write('HTTP/1.1 200 OK\r\nkeep-alive: timeout=1\r\ncontent-length: 2\r\n\r\nok'));
     scripts.set('/two', (s) => s.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2\r\ncontent-length: 2\r\n\r\nok'));
