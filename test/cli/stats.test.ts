@@ -130,6 +130,15 @@ describe('chatflow stats', () => {
     for (const line of r.stdout.split('\n')) expect([...line].length).toBeLessThan(80);
   });
 
+  it('groups the digits of large counts, the busiest period too', async () => {
+    const many = Array.from({ length: 1200 }, (_, i) => ({ role: 'userMessage', content: 'x', sessionId: 'busy', createdDate: `2026-04-01T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z` }));
+    expect((await call('POST', `${server.api}/chatmessage/busy-flow`, many)).status).toBe(200);
+    const r = await chart(['busy-flow']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Messages  1,200 (1,200 from users, 0 answers) in 1 session');
+    expect(r.stdout).toContain('Busiest   2026-04-01, 1,200 messages · 1 of 1 day active');
+  });
+
   it('draws a sparkline when there are many periods', async () => {
     const r = await chart([FLOW, '--by', 'hour']);
     expect(r.exitCode, r.stderr).toBe(0);
