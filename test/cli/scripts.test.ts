@@ -248,7 +248,7 @@ describe('import: every bad line named, the rest imported with --continue-on-err
       proc.kill('SIGINT');
       const r = await proc;
       expect(r.exitCode).toBe(130);
-      expect(String(r.stderr)).toMatch(/interrupted at line \d+: imported 5000 variables/);
+      expect(String(r.stderr)).toMatch(/interrupted at line \d+: imported 5,000 variables/);
     } finally {
       hung.closeAllConnections();
       await new Promise<void>((resolve) => hung.close(() => resolve()));

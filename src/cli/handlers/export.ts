@@ -7,7 +7,7 @@ import type { ChatflowClient } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { createProgress, progressWanted, type Progress } from '../progress.js';
 import { ChunkWriter, type Out } from '../render/records.js';
-import { plural } from '../render/text.js';
+import { groupDigits, plural } from '../render/text.js';
 import { PER_CHATFLOW, TAGS, parseResources, type Resource } from '../transfer.js';
 
 interface ExportFlags {
@@ -184,7 +184,7 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
     progress.done();
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const detail = resources.map((r) => `${counts.get(r) ?? 0} ${r}`).join(', ');
+  const detail = resources.map((r) => `${groupDigits(counts.get(r) ?? 0)} ${r}`).join(', ');
   const secs = (performance.now() - started) / 1000;
   ctx.out.note(
     `exported ${plural(total, 'record')} (${detail})${perChatflow ? ` of ${plural(chatflows.length, 'chatflow')}` : ''} to ${dest.shown} in ${secs.toFixed(1)}s`,

@@ -9,7 +9,7 @@ import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, messageOf } from '../core/errors.js';
 import { createProgress, type Progress } from '../progress.js';
-import { plural } from '../render/text.js';
+import { groupDigits, plural } from '../render/text.js';
 import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../transfer.js';
 
 interface ImportFlags {
@@ -420,7 +420,7 @@ class Importer {
 /** What the server has acknowledged so far, per resource: `12 variables, 5000 messages`. */
 function written(importer: Importer): string {
   const parts = RESOURCES.map((r) => [r, importer.tally.get(r)!.imported] as const).filter(([, n]) => n > 0);
-  return parts.length ? parts.map(([r, n]) => `${n} ${r}`).join(', ') : 'nothing';
+  return parts.length ? parts.map(([r, n]) => `${groupDigits(n)} ${r}`).join(', ') : 'nothing';
 }
 
 export async function importFile(ctx: Context, file: string, opts: ImportFlags): Promise<number | void> {

@@ -57,7 +57,7 @@ export function renderStats(s: ChatflowStats, opts: { width: number; color: bool
   const busiest = s.periods.reduce<PeriodStats | undefined>((best, x) => (x.messages > (best?.messages ?? 0) ? x : best), undefined);
   if (busiest) {
     const active = s.periods.filter((x) => x.messages > 0).length;
-    lines.push(`${label('Busiest')}${busiest.period}, ${groupDigits(busiest.messages)} message${busiest.messages === 1 ? '' : 's'} · ${active} of ${plural(s.periods.length, unit)} active`);
+    lines.push(`${label('Busiest')}${busiest.period}, ${plural(busiest.messages, 'message')} · ${active} of ${plural(s.periods.length, unit)} active`);
   }
   lines.push('');
 

@@ -112,5 +112,5 @@ export function wrap(text: string, width: number): string[] {
 /** 1234567 → `1,234,567`. */
 export const groupDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** `1 message`, `2 messages`. */
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 message`, `2 messages`, `200,000 messages`. */
+export const plural = (n: number, word: string) => `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
