@@ -93,15 +93,20 @@ const requireHere = createRequire(import.meta.url);
 async function precompiledValidators() {
   const { makeAjv, routeValidators } = await import('../dist/server/validation.js');
   const standaloneCode = requireHere('ajv/dist/standalone').default;
-  const groups = { body: { ajv: makeAjv(false, true), refs: {} }, text: { ajv: makeAjv(true, true), refs: {} } };
-  const entries = routeValidators().map(({ key, schema, httpPart }, i) => {
-    const group = httpPart === 'body' ? 'body' : 'text';
-    groups[group].ajv.addSchema(schema, `v${i}`);
-    groups[group].refs[`v${i}`] = `v${i}`;
-    return `${JSON.stringify(key)}: ${group}.v${i}`;
+  const ajvs = { body: makeAjv(false, true), text: makeAjv(true, true) };
+  const validators = routeValidators().map(({ key, schema, httpPart }, i) => {
+    const ajv = ajvs[httpPart === 'body' ? 'body' : 'text'];
+    ajv.addSchema(schema, `v${i}`);
+    return { key, ajv, id: `v${i}` };
   });
-  const module = (group) => `(() => { const exports = {}; ${standaloneCode(groups[group].ajv, groups[group].refs)}; return exports; })()`;
-  return `const body = ${module('body')};\nconst text = ${module('text')};\nexport const precompiled = {\n${entries.join(',\n')}\n};\n`;
+  // Each validator's code runs on its route's first request, not when the bundle loads: a command
+  // answers one route, and making every validator (and the ajv runtime parts they require) at
+  // load cost each command answered in its own process for all of them.
+  const entries = validators.map(({ key, ajv, id }, i) => {
+    const code = standaloneCode(ajv, { v: id });
+    return `get ${JSON.stringify(key)}() { return (made[${i}] ??= (() => { const exports = {}; ${code}; return exports.v; })()); }`;
+  });
+  return `const made = [];\nexport const precompiled = {\n${entries.join(',\n')}\n};\n`;
 }
 const PRECOMPILED = await precompiledValidators();
 /** A builtin's exports (as this Node has them) as getters that require it on first use. */
