@@ -65,8 +65,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     async close() {
       await service.close();
       // The database exists now: start the local service for the commands to come. Once this
-      // command is done with its answer: the service's start-up (loading it, as this command did)
-      // would otherwise take the processor from the answer.
+      // command is done with its answer (and the service itself runs only once this process has
+      // exited, local-service.ts): its start-up would otherwise take the processor from the answer.
       found ??= await local?.findService(dbPath);
       if (local && found && 'files' in found) local.startService(found.files, dbPath);
     },

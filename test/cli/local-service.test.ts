@@ -1,13 +1,14 @@
 // The local service (src/cli/local-service.ts), through the built CLI on the embedded default:
 // invisible when it works (the same answers, over its socket), harmless when it fails (killed,
 // foreign, another database, two commands at once, lost mid-request), and gone when idle.
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serviceFiles, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
+import { serviceDir, serviceFiles, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
 import { VERSION } from '../../src/version.js';
-import { cliEnv, createHome, runCli, STACK_LINE, type CliHome, type Env } from '../helpers/cli.js';
+import { BIN, cliEnv, createHome, runCli, STACK_LINE, type CliHome, type Env } from '../helpers/cli.js';
 
 /** The default path: the service wanted (the helper turns it off), idling out soon after the tests. */
 const SERVICE: Env = { CHATFLOW_NO_SERVICE: undefined, CHATFLOW_SERVICE_IDLE: '60' };
@@ -98,6 +99,40 @@ describe('the local service', { timeout: 60_000 }, () => {
     expect(existsSync(files.socket)).toBe(false);
     const after = await runCli(['service', 'status', '-o', 'json'], { home, env: SERVICE });
     expect(JSON.parse(after.stdout)).toEqual([]);
+  });
+
+  it('starts once the command that started it has exited: none of it runs beside that command, and the next command uses it', async () => {
+    const home = createHome();
+    const env = cliEnv({ home, env: SERVICE });
+    const run = serviceDir(env as NodeJS.ProcessEnv);
+    // The first command stays 3 s after its answer (a timer keeps it), looking every 50 ms for a
+    // service's files, and says at its exit whether it saw any.
+    const hook = join(home.dir, 'linger.cjs');
+    writeFileSync(
+      hook,
+      `let lingered = false;
+process.on('beforeExit', () => {
+  if (lingered) return;
+  lingered = true;
+  const fs = require('node:fs');
+  let seen = false;
+  const timer = setInterval(() => { seen ||= fs.existsSync(${JSON.stringify(run)}) && fs.readdirSync(${JSON.stringify(run)}).some((n) => /\\.(json|sock)$/.test(n)); }, 50);
+  setTimeout(() => { clearInterval(timer); process.stderr.write('service while the command ran: ' + seen + '\\n'); }, 3000);
+});`,
+    );
+    const first = await execa(process.execPath, ['--require', hook, BIN, 'variables', 'set', 'FIRST', '1', '--debug'], { reject: false, extendEnv: false, env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stderr).toContain('embedded service in this process');
+    expect(first.stderr).toContain('service while the command ran: false');
+
+    const files = filesOf(home, SERVICE);
+    await waitFor('the local service', () => existsSync(files.info) && existsSync(files.socket));
+    const { pid } = infoOf(files);
+    started.add(pid);
+    const listed = await runCli(['variables', 'list', '-o', 'json', '--debug'], { home, env: SERVICE });
+    expect(listed.stderr).toContain(`embedded service over ${files.socket}`);
+    expect(names(listed.stdout)).toEqual(['FIRST']);
+    await stopped(home, pid);
   });
 
   it('killed (kill -9): the next command removes its stale socket, answers, and a new service starts', async () => {
