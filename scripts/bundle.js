@@ -109,13 +109,17 @@ async function precompiledValidators() {
   return `const made = [];\nexport const precompiled = {\n${entries.join(',\n')}\n};\n`;
 }
 const PRECOMPILED = await precompiledValidators();
-/** A builtin's exports (as this Node has them) as getters that require it on first use. */
-function lazyBuiltin(name) {
+/**
+ * A builtin's exports, required on first use. In the CommonJS bundles a proxy of the banner's
+ * (`__lazyBuiltin`), which the banner's __toESM hands out as it is; in the ES module ones (whose
+ * __toESM is esbuild's, which copies every export it finds) each export (as this Node has them) a
+ * getter.
+ */
+function lazyBuiltin(name, cjs) {
+  const load = `let loaded; const load = () => (loaded ??= require(${JSON.stringify(name)}));`;
+  if (cjs) return `${load}\nmodule.exports = __lazyBuiltin(load);`;
   const keys = Object.keys(requireHere(name));
-  return [
-    `let loaded; const load = () => (loaded ??= require(${JSON.stringify(name)}));`,
-    `for (const key of ${JSON.stringify(keys)}) Object.defineProperty(exports, key, { enumerable: true, get: () => load()[key] });`,
-  ].join('\n');
+  return `${load}\nfor (const key of ${JSON.stringify(keys)}) Object.defineProperty(exports, key, { enumerable: true, get: () => load()[key] });`;
 }
 
 /**
@@ -163,7 +167,7 @@ const plugin = (redirect) => ({
       return { path: args.path, namespace: 'builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents: args.path.replace(/^node:/, '') === 'process' ? 'module.exports = process;' : lazyBuiltin(args.path),
+      contents: args.path.replace(/^node:/, '') === 'process' ? 'module.exports = process;' : lazyBuiltin(args.path, b.initialOptions.format === 'cjs'),
       loader: 'js',
     }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
@@ -207,10 +211,14 @@ const commonJs = {
   // CommonJS module into a new object at each import of it, and our modules import node:fs,
   // node:path, node:os ten times over: 300 KB of copies a start, a scavenge of the young heap.
   // (Its copies read the module's exports when used, so importers may share one.)
+  // A builtin's facade (lazyBuiltin) is not copied at all: one proxy that requires the builtin on
+  // first use. A getter for each export and a copy of them made main.cjs's load allocate some
+  // 110 KB more (node:fs alone has a hundred exports), nearer the young heap's first scavenge.
   banner: {
     js:
       'const __chatflowMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' +
-      ' var __esmCopies = [new WeakMap(), new WeakMap()], __toESM = (mod, nodeMode) => { if (mod === null || (typeof mod != "object" && typeof mod != "function")) return __esmCp(mod, nodeMode); const copies = __esmCopies[nodeMode ? 1 : 0]; let copy = copies.get(mod); if (!copy) copies.set(mod, (copy = __esmCp(mod, nodeMode))); return copy; };',
+      ' var __lazyBuiltins = new WeakSet(), __lazyBuiltin = (load) => { const facade = new Proxy({}, { get: (_, key) => (key === "default" ? load() : load()[key]) }); __lazyBuiltins.add(facade); return facade; };' +
+      ' var __esmCopies = [new WeakMap(), new WeakMap()], __toESM = (mod, nodeMode) => { if (__lazyBuiltins.has(mod)) return mod; if (mod === null || (typeof mod != "object" && typeof mod != "function")) return __esmCp(mod, nodeMode); const copies = __esmCopies[nodeMode ? 1 : 0]; let copy = copies.get(mod); if (!copy) copies.set(mod, (copy = __esmCp(mod, nodeMode))); return copy; };',
   },
   define: { 'import.meta.url': '__chatflowMeta.url' },
 };
