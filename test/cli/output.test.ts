@@ -148,7 +148,7 @@ describe('table and colour', () => {
     expect(r.stderr).toContain('variable NOPE not found');
   });
 
-  it('a JSON answer into a pipe loads no colour (neither chalk nor node:tty) and no node:http or node:tls (a script pays nothing for them)', async () => {
+  it('a JSON answer into a pipe loads no colour (neither chalk nor node:tty) and no node:http or node:tls, nor node:module on Node 20 (a script pays nothing for them)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatflow-colour-'));
     try {
       // Node's own modules this process loaded, written to stderr at its exit.
@@ -163,6 +163,8 @@ describe('table and colour', () => {
       // The client speaks HTTP/1.1 over node:net itself (client/http1.ts); plain HTTP needs no TLS.
       expect(piped.stderr).toMatch(/NativeModule net$/m);
       expect(piped.stderr).not.toMatch(/NativeModule (_http_\w+|https?|tls|_tls_\w+)$/m);
+      // Node 20 loads the bundle without node:module (bin/bundles.js), which brings the ES module loader.
+      if (process.versions.node.startsWith('20.')) expect(piped.stderr).not.toMatch(/NativeModule (module|internal\/modules\/esm\/loader)$/m);
       // Forced on, the same command loads chalk, which asks the terminal.
       const forced = await run({ FORCE_COLOR: '1' });
       expect(forced.exitCode, forced.stderr).toBe(0);
