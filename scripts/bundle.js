@@ -73,7 +73,7 @@ const REDIRECT = [
   // it while their worker loads the service.)
   [/\/server\/(app|in-process|open-store)\.js$/, 'server.cjs'],
 ];
-const BUNDLED = new Set(['commander', 'chalk', 'env-paths', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
+const BUNDLED = new Set(['commander', 'chalk', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
 /**
  * In server.cjs only (the service's own libraries; better-sqlite3 12.x's JavaScript too, its
  * addon still found by path: src/server/store/driver-v12.ts).

@@ -2,8 +2,8 @@
 // only masked, except through getProfile/loadConfig, which core/connection.ts reads.
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import envPaths from 'env-paths';
 import { UsageError } from './core/errors.js';
+import { platformConfigDir } from './dirs.js';
 import { FORMATS, isFormat, type Format } from './render/formats.js';
 
 export interface Profile {
@@ -26,7 +26,7 @@ type Store = { path: string; store: Record<string, unknown> };
 
 /** Where `conf` keeps the file: CHATFLOW_CONFIG_DIR, else the platform's config directory. */
 function configFile(): string {
-  const dir = process.env.CHATFLOW_CONFIG_DIR || envPaths('chatflow', { suffix: '' }).config;
+  const dir = process.env.CHATFLOW_CONFIG_DIR || platformConfigDir();
   return join(dir, 'config.json');
 }
 

@@ -14,9 +14,9 @@
 // - A socket nothing answers on (the service was killed) is removed, and a service started anew.
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { VERSION } from '../version.js';
+import { homeDir } from './dirs.js';
 // (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:
 // an import would build their module facades on every start of the CLI, --help included.)
 
@@ -64,7 +64,7 @@ const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '
 /** The directory of the user's services (not created). */
 export function serviceDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) return join(env.XDG_RUNTIME_DIR, 'chatflow');
-  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homeDir(), '.cache');
   return join(cache, 'chatflow', 'run');
 }
 

@@ -34,6 +34,21 @@ afterAll(async () => {
 });
 
 describe('chatflow config', () => {
+  it('keeps the file in XDG_CONFIG_HOME, else in ~/.config (HOME), and a later command finds its profile there', async () => {
+    const own = createHome();
+    const noXdg = { home: own, env: { XDG_CONFIG_HOME: undefined } };
+    const set = await runCli(['config', 'set', 'url', serverB.url], noXdg);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(existsSync(join(own.dir, '.config', 'chatflow', 'config.json'))).toBe(true);
+    expect(existsSync(join(own.configDir, 'chatflow', 'config.json'))).toBe(false);
+    expect(await seenNames(noXdg)).toEqual(['ON_B']);
+    // With XDG_CONFIG_HOME, that file is not the one read: no profile, the embedded service (no ON_B).
+    expect(await seenNames({ home: own })).not.toContain('ON_B');
+    const xdg = await runCli(['config', 'set', 'url', serverB.url], { home: own });
+    expect(xdg.exitCode, xdg.stderr).toBe(0);
+    expect(existsSync(join(own.configDir, 'chatflow', 'config.json'))).toBe(true);
+  });
+
   it('set stores url and api-key; the key is only ever shown masked; the file is 0600', async () => {
     const url = await cli(['config', 'set', 'url', `${serverA.url}/`]);
     expect(url.exitCode, url.stderr).toBe(0);

@@ -148,7 +148,7 @@ describe('table and colour', () => {
     expect(r.stderr).toContain('variable NOPE not found');
   });
 
-  it('a JSON answer into a pipe loads no colour (neither chalk nor node:tty) and no node:http or node:tls, nor node:module on Node 20 (a script pays nothing for them)', async () => {
+  it('a JSON answer into a pipe loads no colour (neither chalk nor node:tty) and no node:http or node:tls, nor node:os, nor node:module on Node 20 (a script pays nothing for them)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatflow-colour-'));
     try {
       // Node's own modules this process loaded, written to stderr at its exit.
@@ -165,6 +165,8 @@ describe('table and colour', () => {
       expect(piped.stderr).not.toMatch(/NativeModule (_http_\w+|https?|tls|_tls_\w+)$/m);
       // Node 20 loads the bundle without node:module (bin/bundles.js), which brings the ES module loader.
       if (process.versions.node.startsWith('20.')) expect(piped.stderr).not.toMatch(/NativeModule (module|internal\/modules\/esm\/loader)$/m);
+      // The config file and the cache are found from HOME and XDG_*, without node:os (cli/dirs.ts).
+      expect(piped.stderr).not.toMatch(/NativeModule os$/m);
       // Forced on, the same command loads chalk, which asks the terminal.
       const forced = await run({ FORCE_COLOR: '1' });
       expect(forced.exitCode, forced.stderr).toBe(0);

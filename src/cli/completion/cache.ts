@@ -1,9 +1,9 @@
 // The file cache of live completion values: one JSON file per server and kind, for CACHE_TTL_MS,
 // dropped when the config file it depended on changes or a command changes data.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { validateUrl } from '../config.js';
+import { homeDir } from '../dirs.js';
 import type { Candidate, LiveKind } from '../core/values.js';
 import type { ConnectionFlags } from '../core/walk.js';
 
@@ -11,7 +11,7 @@ import type { ConnectionFlags } from '../core/walk.js';
 export const CACHE_TTL_MS = 60_000;
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   // (An empty or relative XDG_CACHE_HOME is ignored, as the XDG rule says.)
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homeDir(), '.cache');
   return join(base, 'chatflow');
 }
 
@@ -34,7 +34,7 @@ export function serverKey(conn: ConnectionFlags, env: NodeJS.ProcessEnv): { key:
   if (url) return { key: `url ${validateUrl(url)}`, viaConfig: false };
   const profile = conn.profile || env.CHATFLOW_PROFILE || '';
   // Embedded: the database follows these variables; the config directory can be moved too.
-  const where = [env.CHATFLOW_CONFIG_DIR, env.XDG_CONFIG_HOME, env.CHATFLOW_DB, env.XDG_DATA_HOME, homedir()].map((s) => s ?? '').join('|');
+  const where = [env.CHATFLOW_CONFIG_DIR, env.XDG_CONFIG_HOME, env.CHATFLOW_DB, env.XDG_DATA_HOME, homeDir()].map((s) => s ?? '').join('|');
   return { key: `profile ${profile} ${where}`, viaConfig: true };
 }
 
