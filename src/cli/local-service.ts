@@ -16,7 +16,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import type { Socket } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import { VERSION } from '../version.js';
-import { homeDir } from './dirs.js';
+import { cacheDir } from './dirs.js';
 // (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:
 // an import would build their module facades on every start of the CLI, --help included.)
 
@@ -64,8 +64,7 @@ const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '
 /** The directory of the user's services (not created). */
 export function serviceDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) return join(env.XDG_RUNTIME_DIR, 'chatflow');
-  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homeDir(), '.cache');
-  return join(cache, 'chatflow', 'run');
+  return join(cacheDir(env), 'run');
 }
 
 /** Makes the directory (0700) and checks it is ours and closed to others; false: do not use it. */

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerKind, ServerKindCache } from '../client/index.js';
-import { cacheDir } from './completion/cache.js';
+import { cacheDir } from './dirs.js';
 
 export const SERVER_CACHE_TTL_MS = 3_600_000;
 

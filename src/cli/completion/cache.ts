@@ -1,19 +1,14 @@
 // The file cache of live completion values: one JSON file per server and kind, for CACHE_TTL_MS,
 // dropped when the config file it depended on changes or a command changes data.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { validateUrl } from '../config.js';
-import { homeDir } from '../dirs.js';
+import { cacheDir, homeDir } from '../dirs.js';
 import type { Candidate, LiveKind } from '../core/values.js';
 import type { ConnectionFlags } from '../core/walk.js';
 
 /** How long a cached list is used. */
 export const CACHE_TTL_MS = 60_000;
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  // (An empty or relative XDG_CACHE_HOME is ignored, as the XDG rule says.)
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homeDir(), '.cache');
-  return join(base, 'chatflow');
-}
 
 export interface CacheEntry {
   v: 1;
