@@ -175,6 +175,9 @@ const AFTER_EXIT = 'read line; exec "$0" "$@" </dev/null';
  * is only an optimisation.
  */
 export function startService(files: ServiceFiles, dbPath: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  // Found none when it began, this command may end after a service came up meanwhile (the one an
+  // earlier command started once it exited): a second would only take its socket over.
+  if (ourSocket(files.socket)) return false;
   if (!claimStart(files.start)) return false;
   try {
     const main = process.getBuiltinModule('node:url').fileURLToPath(new URL('./local-service-main.js', import.meta.url));

@@ -6,7 +6,7 @@ import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serviceDir, serviceFiles, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
+import { findService, serviceDir, serviceFiles, startService, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
 import { VERSION } from '../../src/version.js';
 import { BIN, cliEnv, createHome, runCli, STACK_LINE, type CliHome, type Env } from '../helpers/cli.js';
 
@@ -133,6 +133,23 @@ process.on('beforeExit', () => {
     expect(listed.stderr).toContain(`embedded service over ${files.socket}`);
     expect(names(listed.stdout)).toEqual(['FIRST']);
     await stopped(home, pid);
+  });
+
+  it('a command that found none does not start a second one when a service came up while it ran', async () => {
+    const home = createHome();
+    const made = await runCli(['variables', 'set', 'FIRST', '1'], { home, env: { CHATFLOW_NO_SERVICE: '1' } });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const env = cliEnv({ home, env: SERVICE }) as NodeJS.ProcessEnv;
+    const files = filesOf(home, SERVICE);
+    // The command began before this service listened (findService found none), and ends after.
+    expect(await findService(dbOf(home), env)).toEqual({ files });
+    const { server } = await impostor(files.socket, FOREIGN);
+    try {
+      expect(startService(files, dbOf(home), env)).toBe(false);
+      expect(existsSync(files.start)).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('killed (kill -9): the next command removes its stale socket, answers, and a new service starts', async () => {
