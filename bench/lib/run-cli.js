@@ -1,5 +1,5 @@
-// Runs the built CLI to its end and measures it: wall clock, peak RSS (from /usr/bin/time, else
-// by polling /proc), the lines it printed and when a chosen line came. Shared by the benchmarks
+// Runs the built CLI to its end and measures it: wall clock, peak RSS and processor time (from
+// /usr/bin/time; else peak RSS by polling /proc, and no processor time), the lines it printed and when a chosen line came. Shared by the benchmarks
 // (bench/run.js runs only the scripts directly in bench/, not this folder).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,12 +12,13 @@ const TIME = '/usr/bin/time';
  * `scratch`: a directory for /usr/bin/time's report.
  * `countLines`: read stdout and count its lines; `firstLine`: the line (1-based) whose arrival is
  * timed, e.g. 2 for a table's first row under its header. `children`: a set the child is kept in
- * while it runs (so a benchmark can kill it on Ctrl-C). Answers { ms, rssMb, lines, firstMs }.
+ * while it runs (so a benchmark can kill it on Ctrl-C). Answers { ms, rssMb, cpuMs, lines, firstMs }
+ * (cpuMs: user and system time of all its threads; undefined without /usr/bin/time).
  */
 export async function runCli(script, args, env, { scratch, countLines = false, firstLine, children } = {}) {
   const rssFile = join(scratch, 'rss.txt');
   const timed = existsSync(TIME);
-  const [cmd, argv] = timed ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, script, ...args]] : [process.execPath, [script, ...args]];
+  const [cmd, argv] = timed ? [TIME, ['-f', '%M %U %S', '-o', rssFile, process.execPath, script, ...args]] : [process.execPath, [script, ...args]];
   const started = performance.now();
   const read = countLines || firstLine !== undefined;
   const child = spawn(cmd, argv, { env, stdio: ['ignore', read ? 'pipe' : 'ignore', 'pipe'] });
@@ -48,6 +49,6 @@ export async function runCli(script, args, env, { scratch, countLines = false, f
   children?.delete(child);
   if (poll) clearInterval(poll);
   if (code !== 0) throw new Error(`chatflow ${args.join(' ')} exited ${code}: ${stderr}`);
-  const kb = timed ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : polled;
-  return { ms, rssMb: kb / 1024, lines, firstMs };
+  const [kb, user, system] = timed ? readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ').map(Number) : [polled];
+  return { ms, rssMb: kb / 1024, cpuMs: timed ? (user + system) * 1000 : undefined, lines, firstMs };
 }
