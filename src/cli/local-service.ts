@@ -221,6 +221,33 @@ function claimStart(path: string): boolean {
   return false;
 }
 
+/**
+ * Waits, at most `waitMs`, while any of these start files says a service is starting: made by a
+ * command that has exited (the service runs only after it, see startService) and holding only
+ * that command's pid, not yet stale. A start that failed writes its reason there, and is not
+ * waited for.
+ */
+export async function startsSettled(starts: readonly string[], waitMs = 5000): Promise<void> {
+  const starting = (path: string) => {
+    try {
+      return Date.now() - statSync(path).mtimeMs < START_STALE_MS && /^\d+$/.test(readFileSync(path, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  for (const until = Date.now() + waitMs; starts.some(starting) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** The start files in the directory of this user's services (see startsSettled). */
+export function startFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const dir = serviceDir(env);
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.start')).map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
 /** The running services of this user (any version or database), with their files. */
 export async function listServices(env: NodeJS.ProcessEnv = process.env): Promise<(ServiceInfo & { socket: string; running: boolean })[]> {
   const dir = serviceDir(env);

@@ -152,6 +152,22 @@ process.on('beforeExit', () => {
     }
   });
 
+  it('service stop right after the command that starts one: the service still starting is waited for, and stopped', async () => {
+    const home = createHome();
+    const first = await runCli(['variables', 'set', 'FIRST', '1'], { home, env: SERVICE });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const stop = await runCli(['service', 'stop'], { home, env: SERVICE });
+    expect(stop.exitCode, stop.stderr).toBe(0);
+    expect(stop.stderr).toMatch(/^stopped the local service \d+/);
+    const pid = Number(/service (\d+)/.exec(stop.stderr)![1]);
+    started.add(pid);
+    await waitFor(`service ${pid} to exit`, () => !alive(pid), 10_000);
+    // Nothing started after it either.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const status = await runCli(['service', 'status', '-o', 'json'], { home, env: SERVICE });
+    expect(JSON.parse(status.stdout)).toEqual([]);
+  });
+
   it('killed (kill -9): the next command removes its stale socket, answers, and a new service starts', async () => {
     const { home, files, pid } = await running();
     process.kill(pid, 'SIGKILL');

@@ -2,7 +2,7 @@
 import { defaultDbPath } from '../../server/default-db.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
-import { listServices, serviceDir, serviceFiles, stopService } from '../local-service.js';
+import { listServices, serviceDir, serviceFiles, startFiles, startsSettled, stopService } from '../local-service.js';
 import { SERVICE_TABLE } from '../render/views.js';
 
 export async function status(ctx: Context): Promise<void> {
@@ -22,7 +22,11 @@ export async function status(ctx: Context): Promise<void> {
 }
 
 export async function stop(ctx: Context, opts: { all?: boolean }): Promise<void> {
-  const ours = serviceFiles(defaultDbPath())?.socket;
+  const files = serviceFiles(defaultDbPath());
+  const ours = files?.socket;
+  // A service still starting (right after the command that started it) is waited for, then
+  // stopped: `chatflow demo && chatflow service stop` leaves none running.
+  await startsSettled(opts.all ? startFiles() : files ? [files.start] : []);
   const chosen = (await listServices()).filter((s) => opts.all || s.socket === ours);
   if (chosen.length === 0) {
     ctx.out.note(opts.all ? 'No local service is running.' : `No local service is running for ${defaultDbPath()}.`);
