@@ -34,6 +34,24 @@ describe('the SQLite file', () => {
     expect(pageSize(path)).toBe(16_384);
   });
 
+  it('a new file another process is writing (setting it up at the same moment) opens once it is done: no "database is locked"', async () => {
+    const path = join(dir, 'raced.db');
+    // That other process: a connection holding the file's write lock, let go 300 ms later.
+    const other = new Database(path);
+    other.exec('create table other_setup (a)');
+    other.exec('begin immediate');
+    other.exec('insert into other_setup values (1)');
+    const done = new Promise<void>((resolve) => setTimeout(() => (other.exec('commit'), resolve()), 300));
+    try {
+      const store = await openSqliteStore(path);
+      expect(await store.messages.ingest('flow', [message('a')])).toBe(1);
+      await store.close();
+    } finally {
+      await done;
+      other.close();
+    }
+  });
+
   it('a file with 4 KiB pages opens, keeps its data and its page size, and takes writes', async () => {
     const path = join(dir, 'old.db');
     const old = new Database(path);

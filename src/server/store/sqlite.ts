@@ -110,6 +110,24 @@ function fromTemplate(path: string, template: string): boolean {
   }
 }
 
+/**
+ * `step` run again while SQLite answers SQLITE_BUSY, until `timeoutMs`. Turning a new file to WAL
+ * reads it, then takes its write lock: when another connection holds that lock meanwhile (another
+ * process setting up the same new file, as servers started together do), SQLite refuses at once
+ * instead of waiting, since waiting could deadlock, and the busy timeout does not apply.
+ */
+async function untilNotBusy<T>(step: () => T, timeoutMs: number): Promise<T> {
+  for (const until = Date.now() + timeoutMs; ; ) {
+    try {
+      return step();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= until) throw err;
+      // (Apart from the others retrying, so that they do not keep meeting.)
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+}
+
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   const driver = sqliteDriver();
   const { Database: BetterSqlite3, options: addon } = driver;
@@ -118,11 +136,12 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const copied = options.template !== undefined && path !== ':memory:' && path !== '' && fromTemplate(path, options.template);
   const sqlite = new BetterSqlite3(path, addon);
   try {
-    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // A new file gets 16 KiB pages (SQLite ignores this for an existing one): a million messages
     // make shallower trees with fewer page splits, which imports and deletes them some 20% faster.
     sqlite.pragma(`page_size = ${PAGE_SIZE}`);
-    sqlite.pragma('journal_mode = WAL');
+    await untilNotBusy(() => sqlite.pragma('journal_mode = WAL'), busyTimeoutMs);
     // NORMAL is durable against a process crash in WAL mode; only power loss may drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
