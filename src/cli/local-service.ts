@@ -210,15 +210,22 @@ function claimStart(path: string): boolean {
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-      try {
-        if (Date.now() - statSync(path).mtimeMs < START_STALE_MS) return false;
-      } catch {
-        continue;
-      }
+      const fresh = freshStart(path);
+      if (fresh === undefined) continue;
+      if (fresh) return false;
       removeFile(path);
     }
   }
   return false;
+}
+
+/** Whether a start file is younger than START_STALE_MS (older: a dead starter's); undefined when there is none. */
+function freshStart(path: string): boolean | undefined {
+  try {
+    return Date.now() - statSync(path).mtimeMs < START_STALE_MS;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -230,7 +237,7 @@ function claimStart(path: string): boolean {
 export async function startsSettled(starts: readonly string[], waitMs = 5000): Promise<void> {
   const starting = (path: string) => {
     try {
-      return Date.now() - statSync(path).mtimeMs < START_STALE_MS && /^\d+$/.test(readFileSync(path, 'utf8'));
+      return freshStart(path) === true && /^\d+$/.test(readFileSync(path, 'utf8'));
     } catch {
       return false;
     }

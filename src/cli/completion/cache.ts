@@ -29,7 +29,7 @@ export function serverKey(conn: ConnectionFlags, env: NodeJS.ProcessEnv): { key:
   if (url) return { key: `url ${validateUrl(url)}`, viaConfig: false };
   const profile = conn.profile || env.CHATFLOW_PROFILE || '';
   // Embedded: the database follows these variables; the config directory can be moved too.
-  const where = [env.CHATFLOW_CONFIG_DIR, env.XDG_CONFIG_HOME, env.CHATFLOW_DB, env.XDG_DATA_HOME, homeDir()].map((s) => s ?? '').join('|');
+  const where = [env.CHATFLOW_CONFIG_DIR, env.XDG_CONFIG_HOME, env.CHATFLOW_DB, env.XDG_DATA_HOME, homeDir(env)].map((s) => s ?? '').join('|');
   return { key: `profile ${profile} ${where}`, viaConfig: true };
 }
 
