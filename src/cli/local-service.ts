@@ -163,9 +163,10 @@ export async function findService(dbPath: string, env: NodeJS.ProcessEnv = proce
 /**
  * What the started process runs first: a shell that waits until the command starting it has
  * exited (it holds the write end of the shell's stdin: EOF once its process is gone, however it
- * ends), then becomes the service. Node's start-up and the service's loading (some 100 ms of
- * processor) would otherwise run beside that command's last milliseconds: its exit took 5 ms
- * longer on a busy two-core machine.
+ * ends; bin/chatflow.js ends without Node's teardown, which would close it first), then becomes
+ * the service. Node's start-up and the service's loading (some 100 ms of processor) would
+ * otherwise run beside that command's last milliseconds: its exit took 5 ms longer on a busy
+ * two-core machine, 25 ms where system calls are slow.
  */
 const AFTER_EXIT = 'read line; exec "$0" "$@" </dev/null';
 
