@@ -36,12 +36,12 @@ async function* jsonLines<R>(
       chunk += first ? OPEN : ROW_SEPARATOR;
       first = false;
       pending += count;
-      if (joined.length < CHUNK) {
-        chunk += joined.toString();
+      if (joined.length === 1 && joined[0]!.length < CHUNK) {
+        chunk += joined[0]!.toString();
         continue;
       }
       yield chunk;
-      yield joined;
+      yield* joined;
       sent.rows += pending;
       pending = 0;
       chunk = '';

@@ -38,7 +38,7 @@ async function texts(listing: Listing<unknown>): Promise<string[]> {
     else {
       const { count, joined } = batch as JoinedRows;
       // A JSON text holds no raw line feed: the separator is found only between rows.
-      const rows = count === 0 ? [] : joined.toString().split(ROW_SEPARATOR);
+      const rows = count === 0 ? [] : Buffer.concat(joined).toString().split(ROW_SEPARATOR);
       expect(rows).toHaveLength(count);
       out.push(...rows);
     }
@@ -221,6 +221,30 @@ describe('PostgreSQL answers as SQLite does', () => {
         expect(listed.length).toBe(filter.sessionId ? messages.filter((m) => m.sessionId === odd && !m.createdDate.endsWith(':00.000Z')).length : 2300);
       }
     }
+  });
+
+  it('a batch larger than one buffer (4 MB) comes in several pieces, byte for byte the rows, none split', async () => {
+    // 300 messages of 40 KB (12 MB in the first batch), and three of 5 MB (each larger than a buffer).
+    const big = (n: number, i: number) => `${i}:` + '✓ "x"\\\n'.repeat(n);
+    const messages = [
+      ...Array.from({ length: 300 }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, role: 'apiMessage' as const, content: big(4_000, i), createdDate: new Date(Date.UTC(2026, 1, 1, 0, 0, i)).toISOString() })),
+      ...[0, 1, 2].map((i) => ({ id: `q${i}`, role: 'userMessage' as const, content: big(500_000, i), createdDate: new Date(Date.UTC(2026, 1, 2, 0, 0, i)).toISOString() })),
+    ];
+    await same((s) => s.messages.ingest('pieces', messages));
+    const listing = await postgres.messages.list({ chatflowid: 'pieces' }, 'asc', {});
+    let pieces = 0;
+    const listed: string[] = [];
+    for await (const batch of listing.texts!) {
+      const { count, joined } = batch as JoinedRows;
+      pieces += joined.length;
+      // Each piece ends where a row ends: its last bytes close a row's object.
+      for (const piece of joined) expect(piece.subarray(-1).toString()).toBe('}');
+      if (count > 0) listed.push(...Buffer.concat(joined).toString().split(ROW_SEPARATOR));
+    }
+    expect(pieces).toBeGreaterThan(3);
+    const rows = await all(await postgres.messages.list({ chatflowid: 'pieces' }, 'asc', {}));
+    expect(listed).toEqual(rows.map((r) => JSON.stringify(r)));
+    expect(rows.map((r) => r.id)).toEqual(messages.map((m) => m.id));
   });
 
   it('counts only new rows on ingest (ON CONFLICT DO NOTHING), in and across calls', async () => {

@@ -66,7 +66,7 @@ describe('SQLite: a list of rows too large to join a thousand at a time', () => 
       const listing = await new KyselyStore(db, 'sqlite').messages.list({ chatflowid: 'flow' }, 'asc', {});
       expect(listing.texts).toBeDefined();
       let text = '';
-      for await (const { count, joined } of listing.texts!) if (count > 0) text += (text ? ROW_SEPARATOR : '') + joined.toString();
+      for await (const { count, joined } of listing.texts!) if (count > 0) text += (text ? ROW_SEPARATOR : '') + Buffer.concat(joined).toString();
       const contents = text.split(ROW_SEPARATOR).map((line) => (JSON.parse(line) as { content: string }).content.slice(0, 2));
       expect(contents).toEqual(Array.from({ length: 40 }, (_, i) => String(i).padStart(2, '0')));
     } finally {

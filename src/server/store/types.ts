@@ -48,10 +48,14 @@ export interface Listing<T> {
 /** Between two rows of a list as the service sends it (a JSON array, one row a line). */
 export const ROW_SEPARATOR = ',\n';
 
-/** `count` rows' JSON texts in UTF-8, joined by ROW_SEPARATOR. */
+/**
+ * `count` rows' JSON texts in UTF-8, joined by ROW_SEPARATOR: the bytes of `joined`, one after
+ * the other (a row never spans two; PostgreSQL's batch of several MB is written into a few
+ * buffers rather than one grown by copying).
+ */
 export interface JoinedRows {
   count: number;
-  joined: Buffer;
+  joined: readonly Buffer[];
 }
 
 /** Inclusive bounds, already normalised to stored ISO strings. */
