@@ -191,7 +191,7 @@ describe('PostgreSQL answers as SQLite does', () => {
     }
     // A page and its total: count(*) is a string in pg, a number here.
     const page = await same(async (s) => {
-      const l = await s.messages.list({ chatflowid: 'stream', chatTypes: ['INTERNAL'] }, 'desc', { page: 3, limit: 7 });
+      const l = await s.messages.list({ chatflowid: 'stream', chatType: ['INTERNAL'] }, 'desc', { page: 3, limit: 7 });
       return { total: l.total, ids: [...(l.rows as Iterable<{ id: string }[]>)].flat().map((m) => m.id) };
     });
     expect(page.total).toBe(2500);
@@ -213,7 +213,7 @@ describe('PostgreSQL answers as SQLite does', () => {
       createdDate: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 11)).toISOString(),
     }));
     await same((s) => s.messages.ingest('texts', messages));
-    for (const filter of [{ chatflowid: 'texts' }, { chatflowid: 'texts', sessionId: odd, chatTypes: ['INTERNAL' as const], start: '2026-01-01T00:00:01.000Z' }]) {
+    for (const filter of [{ chatflowid: 'texts' }, { chatflowid: 'texts', sessionId: odd, chatType: ['INTERNAL' as const], start: '2026-01-01T00:00:01.000Z' }]) {
       for (const order of ['asc', 'desc'] as const) {
         const listed = await same(async (s) => texts(await s.messages.list(filter, order, {})));
         const rows = await all(await postgres.messages.list(filter, order, {}));

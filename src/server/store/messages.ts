@@ -2,6 +2,7 @@
 // feedback is joined), filters steer SQLite to the right index, deletes take the feedback along.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
+import { MESSAGE_FILTERS, type DateFilterKey, type MessageFilterKey } from '../../schema/filters.js';
 import { MESSAGE_JSON_FIELDS, type ChatMessage, type ChatMessageIngest } from '../../schema/resources.js';
 import { iso, jsonObject, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
 import { toFeedback } from './feedback.js';
@@ -19,6 +20,19 @@ const DELETE_STEP = 1000;
 const EMPTIED_MIN = 20_000;
 const KEPT_MAX = 50_000;
 const EMPTIED_RATIO = 8;
+/** The exact-match filters' columns with an index (with the chatflow) of their own: migration 0004. */
+const INDEXED_COLUMNS: ReadonlySet<string> = new Set(['chatId', 'sessionId']);
+
+type KeyedFilter = Exclude<MessageFilterKey, DateFilterKey>;
+/** A filter's value as the store applies it by key; an empty list of values is no filter. */
+function givenValue<K extends KeyedFilter>(f: MessageFilter, key: K): MessageFilter[K] | undefined {
+  const value = f[key];
+  return Array.isArray(value) && value.length === 0 ? undefined : value;
+}
+
+/** Whether a filter takes fewer than all of a chatflow's messages in its date range. */
+export const narrowed = (f: MessageFilter): boolean =>
+  f.withFeedback === true || MESSAGE_FILTERS.some((def) => def.match !== 'dateBound' && givenValue(f, def.key) !== undefined);
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -88,21 +102,34 @@ const MESSAGE_COLUMNS: readonly JsonColumn[] = MESSAGE_KEYS.map((k) => ({
 export class KyselyMessages implements MessageRepository {
   constructor(private readonly engine: Engine) {}
 
-  /** The exact-match and date conditions of a message filter, on columns prefixed by `p`. */
+  /** The conditions of a message filter but its rating (see select), on columns prefixed by `p`. */
   private conditions(eb: AnyEb, f: MessageFilter, p: string): Expression<SqlBool> {
     const conditions: Expression<SqlBool>[] = [eb(`${p}chatflowid`, '=', f.chatflowid)];
-    if (f.chatTypes?.length) conditions.push(eb(`${p}chatType`, 'in', f.chatTypes));
-    let exact = false;
-    for (const key of ['chatId', 'memoryType', 'sessionId'] as const) {
-      if (f[key] !== undefined) {
-        conditions.push(eb(`${p}${key}`, '=', f[key]));
-        // (memoryType has no index of its own: migration 0004.)
-        if (key !== 'memoryType') exact = true;
+    let indexed = false;
+    for (const def of MESSAGE_FILTERS) {
+      switch (def.match) {
+        case 'exact': {
+          const value = givenValue(f, def.key);
+          if (value === undefined) break;
+          conditions.push(eb(`${p}${def.key}`, '=', value));
+          indexed ||= INDEXED_COLUMNS.has(def.key);
+          break;
+        }
+        case 'anyOf': {
+          const values = givenValue(f, def.key);
+          if (values !== undefined) conditions.push(eb(`${p}${def.key}`, 'in', values));
+          break;
+        }
+        case 'dateBound': // the range, below
+        case 'rating': // a join with the feedback (select)
+          break;
+        default:
+          def satisfies never;
       }
     }
     // SQLite keeps no statistics, so with a date range it would pick the (chatflow, date) index
     // and scan the whole range; `+column` steers it to the index of the exact-match filter.
-    const dateColumn = exact && this.engine.kind === 'sqlite' ? sql`+${sql.ref(`${p}createdDate`)}` : `${p}createdDate`;
+    const dateColumn = indexed && this.engine.kind === 'sqlite' ? sql`+${sql.ref(`${p}createdDate`)}` : `${p}createdDate`;
     conditions.push(...rangeConditions(eb, dateColumn, f));
     return eb.and(conditions);
   }
@@ -211,9 +238,7 @@ export class KyselyMessages implements MessageRepository {
   private async deleteByEmptying(filter: MessageFilter): Promise<number | undefined> {
     const { db, apart } = this.engine;
     const { chatflowid: flow, start, end } = filter;
-    const narrowed = filter.chatTypes?.length || filter.withFeedback || filter.feedbackType !== undefined ||
-      filter.chatId !== undefined || filter.memoryType !== undefined || filter.sessionId !== undefined;
-    if (!apart || narrowed) return undefined;
+    if (!apart || narrowed(filter)) return undefined;
     type Where = (q: AnySelect) => AnySelect;
     const staying: Where[] = [
       (q) => q.where('chatflowid', '<', flow),

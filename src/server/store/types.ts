@@ -4,6 +4,7 @@
 // Refusals are the domain errors of ./errors.ts; database failures pass through as they are.
 import type { Static, TObject } from '@sinclair/typebox';
 import type { Pagination, SortOrder } from '../../schema/common.js';
+import type { DateFilterKey, MessageFilterKey } from '../../schema/filters.js';
 import type {
   Assistant,
   AssistantCreate,
@@ -64,10 +65,9 @@ export interface DateRange {
   end?: string;
 }
 
-type MessageQuery = RouteQuery<'listMessages'>;
-export interface MessageFilter extends DateRange, Pick<MessageQuery, 'chatId' | 'memoryType' | 'sessionId' | 'feedbackType'> {
+/** Every filter of the table (schema/filters.ts) as the route validated it; the dates as a DateRange. */
+export interface MessageFilter extends DateRange, Pick<RouteQuery<'listMessages'>, Exclude<MessageFilterKey, DateFilterKey>> {
   chatflowid: ChatMessage['chatflowid'];
-  chatTypes?: MessageQuery['chatType'];
   /** Only messages that have feedback (and attach it); with `feedbackType`, of that rating. */
   withFeedback?: boolean;
 }
