@@ -16,9 +16,15 @@ const flagOf = (f: (typeof MESSAGE_FILTERS)[number]): FlagDef => ({
 });
 
 /** Another name for --start-date, as `git log --since` (the server knows only startDate). */
-const SINCE: FlagDef = { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01', values: DATE };
+export const SINCE: FlagDef = { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01', values: DATE };
 
 export const MESSAGE_FILTER_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.map(flagOf), SINCE];
+
+/** The flag of one filter, with the help a command that means it otherwise gives it (stats: UTC days). */
+export function filterFlag(key: MessageFilterKey, help?: string): FlagDef {
+  const flag = flagOf(MESSAGE_FILTERS.find((f) => f.key === key)!);
+  return help === undefined ? flag : { ...flag, help };
+}
 
 /** --start-date, --end-date and --since, for the lists that filter by date only. */
 export const DATE_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.filter((f) => f.schema === 'dateBound').map(flagOf), SINCE];

@@ -1,7 +1,7 @@
 // `chatflow stats`: numbers checked against a known data set, the terminal chart at a fixed width
 // (no colour) as a snapshot, the other formats, and a Flowise-shaped server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvRecords, runCli, type CliOptions } from '../helpers/cli.js';
+import { closedPort, csvRecords, runCli, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -183,6 +183,15 @@ describe('chatflow stats', () => {
     expect((await cli(['stats', FLOW, '--by', 'week'])).exitCode).toBe(2);
     expect((await cli(['stats', FLOW, '--start-date', 'someday'])).exitCode).toBe(2);
     expect((await cli(['stats', FLOW, '--start-date', '2026-03-05', '--end-date', '2026-03-01'])).exitCode).toBe(2);
+  });
+
+  it('a bad date is refused upfront, as messages list refuses it: before a chatflow name is looked up on the server', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const stats = await runCli(['stats', 'a flow name', '--start-date', 'garbage'], { url });
+    const list = await runCli(['messages', 'list', 'a flow name', '--start-date', 'garbage'], { url });
+    expect(stats.exitCode).toBe(2);
+    expect(stats.stderr).toBe(list.stderr);
+    expect(stats.stderr).toMatch(/^chatflow: invalid --start-date "garbage": give 2026-10-01, [^\n]*\n$/);
   });
 });
 

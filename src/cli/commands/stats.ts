@@ -1,7 +1,8 @@
 // `chatflow stats` (definition).
 import type { CommandDef } from '../core/command.js';
 import { DATA } from '../core/flags.js';
-import { CHATFLOW, CHAT_TYPE, PERIOD } from '../core/values.js';
+import { CHATFLOW, PERIOD } from '../core/values.js';
+import { filterFlag, SINCE } from '../filters.js';
 
 export const stats: CommandDef = {
   name: 'stats',
@@ -9,11 +10,11 @@ export const stats: CommandDef = {
   args: [{ name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
   flags: [
     ...DATA,
-    { flags: '--start-date <date>', help: 'from this date, date-time or time ago, inclusive (a plain date is a UTC day: 2026-10-01, -2h, 7d)' },
-    { flags: '--end-date <date>', help: 'until this date, date-time or time ago, inclusive (a plain date means the whole UTC day)' },
-    { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01' },
+    filterFlag('startDate', 'from this date, date-time or time ago, inclusive (a plain date is a UTC day: 2026-10-01, -2h, 7d)'),
+    filterFlag('endDate', 'until this date, date-time or time ago, inclusive (a plain date means the whole UTC day)'),
+    SINCE,
     { flags: '--by <period>', help: 'one row per day or per hour (UTC)', default: 'day', values: PERIOD },
-    { flags: '--chat-type <type>', help: 'only this chat type, e.g. EXTERNAL (repeatable)', values: CHAT_TYPE, repeatable: true },
+    filterFlag('chatType', 'only this chat type, e.g. EXTERNAL (repeatable)'),
     { flags: '--top <n>', help: 'how many tools to show in the chart', default: '5' },
   ],
   examples: [
