@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import type { ChatflowClient } from '../../client/index.js';
 import type { Context } from '../core/context.js';
+import { EXIT } from '../core/errors.js';
 import { createProgress, progressWanted, type Progress } from '../progress.js';
 import { ChunkWriter, type Out } from '../render/records.js';
 import { groupDigits, plural } from '../render/text.js';
@@ -125,7 +126,7 @@ function destination(file: string | undefined, stdout: Out, note: (msg: string) 
   const onSignal = () => {
     stream.destroy();
     note(`export interrupted: nothing was written to ${file}`);
-    void unlink(partial).finally(() => process.exit(130));
+    void unlink(partial).finally(() => process.exit(EXIT.interrupted));
   };
   process.once('SIGINT', onSignal);
   return {

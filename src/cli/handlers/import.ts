@@ -448,7 +448,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
       `interrupted at line ${lineNo}: imported ${written(importer)}` +
         (opts.dryRun ? '' : ' (a batch in flight may be in too); running the import again skips what is there'),
     );
-    process.exit(130);
+    process.exit(EXIT.interrupted);
   };
   process.once('SIGINT', onSignal);
   try {
