@@ -1,5 +1,4 @@
 // Opens the store a command line asks for, with start-up failures as one clear line.
-import { ServiceError } from './errors.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { Store } from './store/types.js';
 
@@ -46,6 +45,6 @@ function describe(err: unknown): string {
     case 'EEXIST':
       return 'a part of the path is a file, not a directory';
     default:
-      return err instanceof ServiceError ? err.message : (e.message ?? String(err)).replace(/\/\/[^@/]*@/g, '//***@');
+      return (e.message ?? String(err)).replace(/\/\/[^@/]*@/g, '//***@');
   }
 }
