@@ -122,7 +122,7 @@ function ymd(zone: Zone, t: number): [number, number, number] {
 }
 
 /** The forms a date filter takes, for help texts and errors. */
-export const WHEN_FORMS = '2026-10-01, 2026-10-01T12:00, today, yesterday, now, or a time ago: 24h, 7d, -2h';
+const WHEN_FORMS = '2026-10-01, 2026-10-01T12:00, today, yesterday, now, or a time ago: 24h, 7d, -2h';
 
 /**
  * A date filter's value as milliseconds since the epoch, or a usage error naming the flag. A day

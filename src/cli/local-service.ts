@@ -52,7 +52,7 @@ export interface ServiceInfo {
 }
 
 /** Whether commands may use (and start) a local service: not on Windows, not in CI, not when told. */
-export function serviceWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+function serviceWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   if (process.platform === 'win32' || typeof process.getuid !== 'function') return false;
   if (truthy(env.CHATFLOW_NO_SERVICE)) return false;
   // A CI job's container ends with its job; a service left behind helps no one there.
@@ -68,7 +68,7 @@ export function serviceDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Makes the directory (0700) and checks it is ours and closed to others; false: do not use it. */
-export function ownDir(dir: string): boolean {
+function ownDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);

@@ -6,11 +6,11 @@
 // - the whole value of every `leadEmail` field that is not null, whatever it holds.
 // Nothing else is: names, phone numbers or addresses typed in free text stay as they are.
 
-export const REDACTED_EMAIL = '[email redacted]';
+const REDACTED_EMAIL = '[email redacted]';
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 
-export function redactValue(value: unknown): unknown {
+function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return value.includes('@') ? value.replace(EMAIL, REDACTED_EMAIL) : value;
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ServerKind, ServerKindCache } from '../client/index.js';
 import { cacheDir } from './dirs.js';
 
-export const SERVER_CACHE_TTL_MS = 3_600_000;
+const SERVER_CACHE_TTL_MS = 3_600_000;
 
 type Entries = Record<string, { kind: ServerKind; at: number }>;
 

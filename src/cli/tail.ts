@@ -11,7 +11,7 @@ import { UsageError } from './core/errors.js';
 import { millis } from '../client/dates.js';
 
 /** How far before the newest instant seen each poll starts again. */
-export const LOOKBACK_MS = 5000;
+const LOOKBACK_MS = 5000;
 
 /** `2s`, `200ms`, `1.5s`, `1m`, or a plain number of seconds; at least 50ms. */
 export function parseInterval(text: string): number {

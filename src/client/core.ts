@@ -71,7 +71,7 @@ type QueryScalar = string | number | boolean;
 export type QueryInput = Record<string, QueryScalar | readonly QueryScalar[] | null | undefined>;
 
 /** Bytes that count as progress of a streamed list within one timeout (a record counts too). */
-export const STREAM_PROGRESS_BYTES = 64 * 1024;
+const STREAM_PROGRESS_BYTES = 64 * 1024;
 
 export interface RequestInput {
   query?: QueryInput | undefined;

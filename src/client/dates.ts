@@ -9,7 +9,7 @@ const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /** Milliseconds since the epoch a bound stands for, or undefined when the text is not a date. */
-export function boundInstant(text: string, bound: 'start' | 'end'): number | undefined {
+function boundInstant(text: string, bound: 'start' | 'end'): number | undefined {
   const t = text.trim();
   const plain = PLAIN_DATE.exec(t);
   if (plain) {

@@ -46,7 +46,7 @@ const RESOURCE_WORDS: Record<string, string> = {
 };
 
 /** The records and the operation of a call (`GET /variables`: variables, read). */
-export function callOf(method: string, apiPath: string): { resource: string; operation: Operation } {
+function callOf(method: string, apiPath: string): { resource: string; operation: Operation } {
   const segments = apiPath.split('?')[0]!.split('/').filter(Boolean);
   const first = segments[0] ?? '';
   const resource = RESOURCE_WORDS[first] ?? (decodeURIComponent(first) || 'the API root');

@@ -32,7 +32,7 @@ const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT'
 
 export type AnswerHeaders = Record<string, string | string[]>;
 
-export const parseError = (code: string, what: string) => Object.assign(new Error(`Parse Error: ${what}`), { code });
+const parseError = (code: string, what: string) => Object.assign(new Error(`Parse Error: ${what}`), { code });
 
 /**
  * A request's head. `host` is the URL's (port included when not the default); a body is sent with

@@ -22,8 +22,8 @@ export interface Transport {
 }
 
 /** The codes undici gives its timeouts: a caller sees the same `code` whichever transport sent. */
-export const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
-export const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
+const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
 
 const timeoutError = (code: string, what: string, ms: number) =>
   Object.assign(new Error(`${what} timeout (${ms} ms)`), { code });

@@ -44,7 +44,7 @@ export const SortOrderParam = Type.String({
   'x-rule': 'must be asc or desc',
 });
 
-export const QUERY_BOOLEANS = ['true', 'false', '1', '0'] as const;
+const QUERY_BOOLEANS = ['true', 'false', '1', '0'] as const;
 export const QueryBoolean = StringEnum(QUERY_BOOLEANS);
 
 export const MAX_PAGE_SIZE = 1000;

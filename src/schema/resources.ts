@@ -81,7 +81,7 @@ export const AssistantDetails = Type.Object(
   { ...Type.Partial(Type.Object(detailsFields)).properties, name: detailsFields.name },
   { additionalProperties: true },
 );
-export const AssistantDetailsPatch = Type.Partial(Type.Object(detailsFields), { additionalProperties: true });
+const AssistantDetailsPatch = Type.Partial(Type.Object(detailsFields), { additionalProperties: true });
 const assistantFields = {
   credential: Type.String({ maxLength: 255 }),
   iconSrc: Type.String({ maxLength: 2048 }),

@@ -70,7 +70,7 @@ async function* jsonLines<R>(
  * before this answers, so that a failing query still gets a proper error answer (it throws).
  * `sent` counts the rows handed on, and keeps the failure that cut a streamed one short.
  */
-export async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
+async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
   const chunks = await listingChunks(listing, sent);
   // Two chunks read ahead, not Readable.from's 16: a PostgreSQL list's batch of messages grows to
   // some 7 MB (engine.ts), and a slow reader's answer would hold eight of them.

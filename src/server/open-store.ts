@@ -13,7 +13,7 @@ export interface StoreChoice {
 }
 
 /** A start-up failure the operator can fix, already phrased for them. */
-export class StartupError extends Error {}
+class StartupError extends Error {}
 
 export async function openStore(choice: StoreChoice): Promise<Store> {
   if (choice.databaseUrl) {

@@ -13,7 +13,7 @@ import { findOption, firstLine, repeatable, takesValue, walk, type ConnectionFla
 export type { Candidate };
 
 /** The marker line that asks the shell script for file-name completion. */
-export const FILES_MARKER = ':files';
+const FILES_MARKER = ':files';
 
 function commandsOf(cmd: Command, help: boolean): Candidate[] {
   const helper = cmd.createHelp();

@@ -29,12 +29,12 @@ export async function savedProfiles(): Promise<Candidate[]> {
 }
 
 /** The request timeout for live values. */
-export const LIVE_TIMEOUT_MS = 1000;
+const LIVE_TIMEOUT_MS = 1000;
 /**
  * Whatever happens, the answer is given this long after the process started (conf and undici
  * load within it on a cache miss); what is not there by then is not answered.
  */
-export const DEADLINE_MS = 1500;
+const DEADLINE_MS = 1500;
 
 /**
  * CHATFLOW_COMPLETE_DEADLINE_MS raises (or lowers) that budget, for a slow machine or server;

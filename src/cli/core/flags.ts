@@ -49,8 +49,8 @@ export const PROGRESS: FlagDef[] = [
   { flags: '--no-progress', help: 'no progress bar, even on a terminal' },
 ];
 
-export const DRY_RUN: FlagDef = { flags: '--dry-run', help: 'print the request that would be sent, and send nothing' };
-export const YES: FlagDef = { flags: '-y, --yes', help: 'do not ask for confirmation' };
+const DRY_RUN: FlagDef = { flags: '--dry-run', help: 'print the request that would be sent, and send nothing' };
+const YES: FlagDef = { flags: '-y, --yes', help: 'do not ask for confirmation' };
 
 /** `-y, --yes` (destructive changes) and `--dry-run`, for a command that changes data. */
 export const mutation = (opts: { destructive?: boolean } = {}): FlagDef[] => (opts.destructive ? [YES, DRY_RUN] : [DRY_RUN]);

@@ -13,7 +13,7 @@
 import type { ChildProcess, spawn as Spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 
-export const DEFAULT_PAGER = 'less -FRX';
+const DEFAULT_PAGER = 'less -FRX';
 
 /** The pager command to run, or undefined for none. */
 export function pagerCommand(opts: { noPager?: boolean } = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -57,7 +57,7 @@ function canonical(values: readonly string[], aliases: Record<string, string>, t
 }
 
 /** `a, b or c`. */
-export const alternatives = (words: readonly string[]): string =>
+const alternatives = (words: readonly string[]): string =>
   words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : (words[0] ?? '');
 
 /** An enumeration: matched without regard to case, answered in its canonical spelling. */

@@ -34,7 +34,7 @@ export function findOption(cmd: Command, flag: string): Option | undefined {
   return cmd.options.find((o) => o.long === flag || o.short === flag);
 }
 
-export function findCommand(cmd: Command, name: string): Command | undefined {
+function findCommand(cmd: Command, name: string): Command | undefined {
   expand(cmd);
   return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
 }

@@ -66,7 +66,7 @@ function dataText(text: string, value: Data): string | undefined {
 }
 
 /** The record a line holds, or why it cannot be imported. */
-export function parseLine(text: string): Line | string {
+function parseLine(text: string): Line | string {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -22,7 +22,7 @@ interface ServeOptions {
  * `--retain 90d --retain flow1=30d --retain flow2=forever` (and CHATFLOW_RETAIN, comma-separated,
  * read first so that flags win): the period for every chatflow, and each one's own.
  */
-export function retentionOf(given: readonly string[]): { keepMs?: number; chatflows: Record<string, number | null> } | undefined {
+function retentionOf(given: readonly string[]): { keepMs?: number; chatflows: Record<string, number | null> } | undefined {
   let keepMs: number | undefined;
   const chatflows: Record<string, number | null> = {};
   for (const item of given) {

@@ -48,9 +48,9 @@ export interface ListView {
   priority?: string[];
 }
 
-export const SAMPLE_ROWS = 200;
+const SAMPLE_ROWS = 200;
 export const SAMPLE_MS = 300;
-export const ID_PREFIX = 8;
+const ID_PREFIX = 8;
 const GAP = 2;
 // Room for later ids longer than the sampled ones, taken before free text shares the line: ids
 // that count (`…-m0` to `…-m199` in the sample, `…-m199999` later) grow by a few characters, and
@@ -89,7 +89,7 @@ export function cellText(column: Column, value: unknown, zone: Zone): string {
 
 /** A random (version 4) UUID: the only ids shown as a prefix. */
 const RANDOM_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-export const isRandomUuid = (s: string) => s.length === 36 && RANDOM_UUID.test(s);
+const isRandomUuid = (s: string) => s.length === 36 && RANDOM_UUID.test(s);
 
 /**
  * The shortest prefix length, at least `min`, that tells the values apart (all of a value when
@@ -211,7 +211,7 @@ const SPACES = ' '.repeat(256);
 const spaces = (n: number) => (n <= SPACES.length ? SPACES.slice(0, n) : ' '.repeat(n));
 
 /** One line of the table from the texts of all the columns; `style` marks headings (which keep whole). */
-export function renderLine(layout: Layout, texts: string[], style?: (s: string) => string): string {
+function renderLine(layout: Layout, texts: string[], style?: (s: string) => string): string {
   const { shown, widths, kinds, cut } = layout;
   const n = shown.length;
   let excess = 0;

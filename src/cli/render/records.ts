@@ -180,7 +180,7 @@ function isPlainObject(v: unknown): v is Rec {
 }
 
 /** Fields a record offers: its keys, and dotted keys of nested objects (two levels). */
-export function availableFields(rec: Rec, prefix = '', depth = 0): string[] {
+function availableFields(rec: Rec, prefix = '', depth = 0): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(rec)) {
     out.push(prefix + k);

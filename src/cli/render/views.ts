@@ -6,7 +6,7 @@
 import type { Column, ListView } from './list-table.js';
 
 /** A rating as a person reads it at a glance. */
-export const ratingCell = (value: unknown): string =>
+const ratingCell = (value: unknown): string =>
   value === 'THUMBS_UP' ? '▲ up' : value === 'THUMBS_DOWN' ? '▼ down' : value === null || value === undefined ? '' : String(value);
 
 const RATING: Column = { key: 'rating', kind: 'label', cell: ratingCell };

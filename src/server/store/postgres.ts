@@ -70,7 +70,7 @@ function describeTarget(url: string): string {
 }
 
 /** A start-up failure with a message fit to print; keeps the driver's `code`, drops the rest. */
-export class PostgresOpenError extends Error {
+class PostgresOpenError extends Error {
   readonly code: string | undefined;
   constructor(message: string, code?: string) {
     super(message);
