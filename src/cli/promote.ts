@@ -136,6 +136,37 @@ export function buildPlan<T>(kind: Kind<T>, source: T[], target: T[], prune: boo
   return items.sort((a, b) => rank[a.entry.action] - rank[b.entry.action] || a.entry.name.localeCompare(b.entry.name));
 }
 
+const PAST: Record<string, PlanEntry['result']> = { create: 'created', update: 'updated', delete: 'deleted' };
+
+/**
+ * Applies a plan's pending items to the target in order, setting each entry's result (and error,
+ * in `errorText`'s words); one failing does not stop the rest. `done` hears of each entry once it
+ * is applied or has failed. Answers how many were applied and the first failure.
+ */
+export async function applyPlan(
+  pending: PlanItem[],
+  target: ChatflowClient,
+  errorText: (err: unknown) => string,
+  done: (entry: PlanEntry) => void,
+): Promise<{ applied: number; failed?: unknown }> {
+  let failed: unknown;
+  let applied = 0;
+  for (const item of pending) {
+    const e = item.entry;
+    try {
+      await item.apply!(target);
+      e.result = PAST[e.action];
+      applied++;
+    } catch (err) {
+      failed ??= err;
+      e.result = 'failed';
+      e.error = errorText(err);
+    }
+    done(e);
+  }
+  return { applied, failed };
+}
+
 // ---------------------------------------------------------------- variables and assistants
 
 /**

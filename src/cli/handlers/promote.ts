@@ -1,14 +1,12 @@
-// `chatflow variables|assistants diff|sync` handlers: plan (../promote.ts), show (../render/plan.ts),
-// confirm, apply, report.
+// `chatflow variables|assistants diff|sync` handlers: plan and apply (../promote.ts), show
+// (../render/plan.ts), confirm, report.
 import { openSession, type Session } from '../core/connection.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, exitCodeOf, messageOf } from '../core/errors.js';
-import { assistantKind, buildPlan, locate, variableKind, type Kind, type PlanEntry, type Side } from '../promote.js';
-import { renderPlan } from '../render/plan.js';
-import { plural, sanitize } from '../render/text.js';
+import { applyPlan, assistantKind, buildPlan, locate, variableKind, type Kind, type Side } from '../promote.js';
+import { appliedLine, renderPlan } from '../render/plan.js';
+import { plural } from '../render/text.js';
 import { confirmOrRefuse } from './common.js';
-
-const PAST: Record<string, PlanEntry['result']> = { create: 'created', update: 'updated', delete: 'deleted' };
 
 interface PromoteFlags {
   from: string;
@@ -44,7 +42,6 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
     const head = `${kind.nouns}: ${from.label} → ${to.label}`;
     const width = ctx.out.columns;
     const color = ctx.out.color;
-    const paint = ctx.out.paint;
 
     if (mode === 'diff' || opts.dryRun || pending.length === 0) {
       if (human) ctx.out.write(renderPlan(entries, head, { width, color }));
@@ -58,29 +55,9 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
 
     if (human) ctx.out.write(renderPlan(entries, head, { width, color }));
     await confirmOrRefuse(`Apply ${plural(pending.length, 'change')} to ${to.label}?`, opts.yes);
-    let failed: unknown;
-    let applied = 0;
-    for (const item of pending) {
-      const e = item.entry;
-      try {
-        await item.apply!(target.client);
-        e.result = PAST[e.action];
-        applied++;
-        if (human) {
-          const fields = e.action === 'update' ? ` (${(e.changes ?? []).map((c) => c.field).join(', ')})` : '';
-          const line = `  ✓ ${e.result} ${kind.noun} ${sanitize(e.name)}${fields}`;
-          ctx.out.write(`${paint ? paint.green(line) : line}\n`);
-        }
-      } catch (err) {
-        failed ??= err;
-        e.result = 'failed';
-        e.error = messageOf(err, ctx.out.words);
-        if (human) {
-          const line = `  ✗ ${e.action} ${kind.noun} ${sanitize(e.name)} failed: ${sanitize(e.error)}`;
-          ctx.out.write(`${paint ? paint.red(line) : line}\n`);
-        }
-      }
-    }
+    const { applied, failed } = await applyPlan(pending, target.client, (err) => messageOf(err, ctx.out.words), (e) => {
+      if (human) ctx.out.write(appliedLine(e, kind.noun, ctx.out.paint));
+    });
     if (!human) await ctx.print(entries, { columns: ['action', 'name', 'result', 'changes'], idField: 'name' });
     for (const c of conflicts) ctx.out.warn(`${kind.noun} ${c.name}: ${c.note}; left as it is`);
     if (failed) {

@@ -1,11 +1,10 @@
 // `chatflow messages tail` handler: the polling is ../tail.ts, the chat layout ../render/chat-view.ts.
-import type { ChatMessage, MessageListQuery } from '../../client/index.js';
+import type { MessageListQuery } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { messageOf } from '../core/errors.js';
 import { messageQuery, type MessageFilterFlags } from '../filters.js';
-import { ChatView } from '../render/chat-view.js';
-import { getPath, put } from '../render/records.js';
-import { sanitize } from '../render/text.js';
+import { ChatView, fieldLine } from '../render/chat-view.js';
+import { put } from '../render/records.js';
 import { parseInterval, tailMessages } from '../tail.js';
 import { parseNumber } from './common.js';
 
@@ -13,16 +12,6 @@ interface TailFlags extends MessageFilterFlags {
   follow?: boolean;
   interval?: string;
   lines?: string;
-}
-
-/** One line of the chosen fields, for `--fields` on a terminal. */
-function fieldLine(m: ChatMessage, fields: string[]): string {
-  return fields
-    .map((f) => {
-      const v = getPath(m, f);
-      return v === null || v === undefined ? '' : sanitize(typeof v === 'object' ? JSON.stringify(v) : String(v));
-    })
-    .join('  ');
 }
 
 export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): Promise<void> {

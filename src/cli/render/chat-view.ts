@@ -1,9 +1,11 @@
 // The readable layout of `messages tail` on a terminal: a rule naming the session (and the day)
 // whenever it changes, then one block per message: time, role, content wrapped to the width,
-// and the tools it used and its rating. Colour through chalk, only when colour is on.
+// and the tools it used and its rating. Colour through chalk, only when colour is on. With
+// --fields, one line of those fields a message instead (fieldLine).
 import { stdoutPaint } from '../color.js';
 import type { ChatMessage } from '../../client/index.js';
 import { millis } from '../../client/dates.js';
+import { getPath } from './records.js';
 import { displayWidth, padEnd, sanitize, truncate, wrap } from './text.js';
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -20,6 +22,16 @@ function roleLabel(role: string): string {
   if (role === 'userMessage') return 'user';
   if (role === 'apiMessage') return 'bot';
   return truncate(sanitize(role), ROLE_W);
+}
+
+/** One line of the chosen fields, for `--fields` on a terminal. */
+export function fieldLine(m: ChatMessage, fields: string[]): string {
+  return fields
+    .map((f) => {
+      const v = getPath(m, f);
+      return v === null || v === undefined ? '' : sanitize(typeof v === 'object' ? JSON.stringify(v) : String(v));
+    })
+    .join('  ');
 }
 
 export class ChatView {
