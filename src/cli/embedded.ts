@@ -30,6 +30,9 @@ export type EmbeddedService = ({ url: string; apiKey: string } | { request: Requ
  * nearly one a record in a small batch: twice the batch, half those writes.
  */
 export const BULK_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** How a user of the embedded default names another database (no command takes --db but serve). */
+export const OTHER_DB = 'CHATFLOW_DB';
 const BULK_BATCH: BatchLimits = { maxBytes: BULK_BODY_LIMIT - 64 * 1024, maxItems: MAX_INGEST_ITEMS };
 
 export interface EmbeddedOptions {
@@ -77,7 +80,7 @@ async function inProcess(dbPath: string) {
   const [{ openInProcess }, { openStore }] = await Promise.all([import('../server/in-process.js'), import('../server/open-store.js')]);
   // A new database is a copy of the build's empty one (scripts/bundle.js), beside this bundle.
   const template = process.getBuiltinModule('node:url').fileURLToPath(new URL('./empty.db', import.meta.url));
-  const store = await openStore({ dbPath, template });
+  const store = await openStore({ dbPath, template, otherFile: OTHER_DB });
   return openInProcess({ store, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
     await store.close();
     throw err;

@@ -7,7 +7,7 @@ import { chmodSync, fstatSync, lstatSync, openSync, renameSync, writeFileSync } 
 import { startServer, type RunningServer } from '../server/app.js';
 import { openStore } from '../server/open-store.js';
 import { VERSION } from '../version.js';
-import { BULK_BODY_LIMIT } from './embedded.js';
+import { BULK_BODY_LIMIT, OTHER_DB } from './embedded.js';
 import { DEFAULT_IDLE_SECONDS, GONE_HEADER, removeFile, serviceFiles, type ServiceInfo } from './local-service.js';
 
 const [dbPath, socket, start] = process.argv.slice(2) as [string, string, string];
@@ -38,7 +38,7 @@ try {
       return true;
     }
   };
-  const store = await openStore({ dbPath });
+  const store = await openStore({ dbPath, otherFile: OTHER_DB });
   // Listens on a name of its own, then takes the real name in one step (rename): a command never
   // finds a socket that does not answer yet, and a stale socket by that name is replaced whole.
   const own = `${socket}.${process.pid}`;

@@ -10,6 +10,11 @@ export interface StoreChoice {
   poolSize?: number;
   /** SQLite: a new file is a copy of this empty database (see SqliteOptions). */
   template?: string;
+  /**
+   * How the caller's user names another SQLite file, in the caller's words (the CLI's flag or
+   * variable): added to a refusal of this one that another file would cure.
+   */
+  otherFile?: string;
 }
 
 /** A start-up failure the operator can fix, already phrased for them. */
@@ -27,20 +32,21 @@ export async function openStore(choice: StoreChoice): Promise<Store> {
   try {
     return await openSqliteStore(choice.dbPath, choice.template ? { template: choice.template } : {});
   } catch (err) {
-    throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err)}`);
+    throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err, choice.otherFile)}`);
   }
 }
 
-function describe(err: unknown): string {
+function describe(err: unknown, otherFile?: string): string {
   const e = err as { code?: string; message?: string };
+  const choose = otherFile ? ` (choose another with ${otherFile})` : '';
   switch (e.code) {
     case 'EACCES':
     case 'EPERM':
     case 'SQLITE_CANTOPEN':
     case 'SQLITE_READONLY':
-      return 'the path is not writable (choose another with --db or CHATFLOW_DB)';
+      return `the path is not writable${choose}`;
     case 'SQLITE_NOTADB':
-      return 'the file is not a chatflow database (choose another with --db)';
+      return `the file is not a chatflow database${choose}`;
     case 'ENOTDIR':
     case 'EEXIST':
       return 'a part of the path is a file, not a directory';

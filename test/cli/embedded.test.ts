@@ -134,6 +134,15 @@ describe('the embedded service', () => {
     expect(defaultFile.stdout).toBe('');
   });
 
+  it('a CHATFLOW_DB that is not a database: one line naming the variable (these commands take no --db)', async () => {
+    const home = createHome();
+    const dbPath = join(home.dir, 'notes.db');
+    writeFileSync(dbPath, 'not a database, some notes '.repeat(20));
+    const r = await runCli(['variables', 'list'], { home, env: { CHATFLOW_DB: dbPath } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`chatflow: cannot open the database ${dbPath}: the file is not a chatflow database (choose another with CHATFLOW_DB)\n`);
+  });
+
   it('an empty or relative XDG_DATA_HOME is ignored: the database goes under ~/.local/share, not where the command ran', async () => {
     const home = createHome();
     const cwd = join(home.dir, 'work');

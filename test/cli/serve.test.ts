@@ -1,6 +1,6 @@
 // `chatflow serve` as a real child process: it says where it listens, serves the other commands,
 // stops cleanly on SIGTERM, and refuses bad starts with one line.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,15 @@ describe('chatflow serve', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(new RegExp(`^chatflow: port ${port} .*already in use`));
     expect(r.stdout).toBe('');
+  });
+
+  it('a --db that is not a database: one line, naming the flag and the variable that choose another', async () => {
+    const home = createHome();
+    const db = join(home.dir, 'notes.db');
+    writeFileSync(db, 'not a database, some notes '.repeat(20));
+    const r = await runCli(['serve', '--port', '0', '--db', db], { home });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`chatflow: cannot open the database ${db}: the file is not a chatflow database (choose another with --db or CHATFLOW_DB)\n`);
   });
 
   it('an invalid --port is exit 2', async () => {
