@@ -1,5 +1,5 @@
 // Records in six formats (table, wide, json, ndjson, csv, yaml), all streamed, with backpressure.
-// A new format is a sink here and a name in FORMATS. `wide` is the table with ids whole and no
+// A new format is a sink here and a name in FORMATS (./formats.ts). `wide` is the table with ids whole and no
 // column hidden (list-table.ts lays lists out).
 import { isStdoutTty, stdoutColor, stdoutColumns, stdoutPaint } from '../color.js';
 import { UsageError } from '../core/errors.js';
