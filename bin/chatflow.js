@@ -33,9 +33,10 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
     // (every handle closed, then the heap and the isolate freed: 20-40 ms where system calls are
     // slow). Closing handles first also closed the held stdin of a local service this command
     // started (local-service.ts#startService), so the service's start-up ran beside that teardown
-    // on two cores. Work still pending (another listener's timer, say) is let run first.
-    process.on('beforeExit', () => {
-      if (process.getActiveResourcesInfo().length === 0) process.exit();
+    // on two cores. Not when another beforeExit listener is there (pino's flush under `serve`, a
+    // test's hook): it may have just started more work, which the teardown lets finish.
+    process.once('beforeExit', () => {
+      if (process.listenerCount('beforeExit') === 0) process.exit();
     });
   });
 }
