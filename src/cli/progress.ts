@@ -33,6 +33,11 @@ export interface Progress {
 
 const TTY_INTERVAL_MS = 100;
 const PLAIN_INTERVAL_MS = 2000;
+/**
+ * A rate and an ETA from less work than this are noise: the first draw, a record in, said
+ * `8/s  ETA 7:11:10` of an export that took a second. Until then they read `--`.
+ */
+const SETTLED_SECONDS = 0.5;
 
 const NO_PROGRESS: Progress = { add() {}, setTotal() {}, interrupt: (print) => print(), done() {} };
 
@@ -68,12 +73,13 @@ export function createProgress(opts: ProgressOptions): Progress {
   const columns = () => (out.columns && out.columns > 0 ? out.columns : Number(env.COLUMNS) || 80);
   const text = (): string => {
     const secs = (performance.now() - started) / 1000;
-    const rate = secs > 0 ? count / secs : 0;
+    const settled = secs >= SETTLED_SECONDS;
     const f = fraction ?? (total ? Math.min(1, count / total) : undefined);
     // Fixed widths, so that the line does not jitter as the numbers grow.
     const counted = total !== undefined ? `${group(count).padStart(group(total).length)}/${group(total)}` : group(count).padStart(11);
-    const eta = f !== undefined && f > 0 ? `ETA ${duration((secs * (1 - f)) / f)}` : duration(secs);
-    const tail = `${counted} ${opts.unit}  ${`${group(rate)}/s`.padStart(10)}  ${eta.padEnd(11)}`;
+    const eta = f !== undefined && f > 0 ? `ETA ${settled ? duration((secs * (1 - f)) / f) : '--:--'}` : duration(secs);
+    const rate = settled ? group(count / secs) : '--';
+    const tail = `${counted} ${opts.unit}  ${`${rate}/s`.padStart(10)}  ${eta.padEnd(11)}`;
     if (f === undefined) return `${opts.label}  ${tail}`.trimEnd();
     const pct = `${Math.floor(f * 100)}%`.padStart(4);
     if (!tty) return `${opts.label} ${pct}  ${tail}`.trimEnd();
