@@ -35,7 +35,7 @@ const TTY_INTERVAL_MS = 100;
 const PLAIN_INTERVAL_MS = 2000;
 /**
  * A rate and an ETA from less work than this are noise: the first draw, a record in, said
- * `8/s  ETA 7:11:10` of an export that took a second. Until then they read `--`.
+ * `8/s  ETA 7:11:10` of an export that took a second. Until then (or the end) they read `--`.
  */
 const SETTLED_SECONDS = 0.5;
 
@@ -73,8 +73,9 @@ export function createProgress(opts: ProgressOptions): Progress {
   const columns = () => (out.columns && out.columns > 0 ? out.columns : Number(env.COLUMNS) || 80);
   const text = (): string => {
     const secs = (performance.now() - started) / 1000;
-    const settled = secs >= SETTLED_SECONDS;
     const f = fraction ?? (total ? Math.min(1, count / total) : undefined);
+    // (Work that is done has its true rate, however short it was.)
+    const settled = secs >= SETTLED_SECONDS || (f === 1 && secs > 0);
     // Fixed widths, so that the line does not jitter as the numbers grow.
     const counted = total !== undefined ? `${group(count).padStart(group(total).length)}/${group(total)}` : group(count).padStart(11);
     const eta = f !== undefined && f > 0 ? `ETA ${settled ? duration((secs * (1 - f)) / f) : '--:--'}` : duration(secs);
