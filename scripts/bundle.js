@@ -275,7 +275,7 @@ if (!Module.enableCompileCache) {
   const home = mkdtempSync(join(tmpdir(), 'chatflow-train-'));
   try {
     const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), CHATFLOW_NO_SERVICE: '1' };
-    for (const kind of ['help', 'complete', 'command']) {
+    for (const kind of ['help', 'complete', 'command', 'read']) {
       const trained = spawnSync(process.execPath, [fileURLToPath(new URL('./train-code-cache.js', import.meta.url)), kind], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
       if (trained.status !== 0) throw new Error(`scripts/train-code-cache.js ${kind} failed:\n${trained.stderr}`);
     }

@@ -1,12 +1,13 @@
 // The shipped code cache (bin/bundles.js): run by scripts/bundle.js at the end of `npm run build`
 // on Node 20 (Node 22+ caches compiled code itself), once for each kind of run (help, complete,
-// command). Runs that kind's common commands in this one process (commands on the embedded
+// command, read). Runs that kind's common commands in this one process (commands on the embedded
 // service and against a server), then keeps what V8 compiled for them at its exit:
 // dist/bundle/code-cache/<bundle>-<kind>-<node version>-<arch>.bin. A later start of that Node
 // restores it instead of compiling, the first command after an install included.
 //
 // scripts/bundle.js runs it in a home of its own, with no local service (CHATFLOW_NO_SERVICE) and
 // its output thrown away; a command that fails here fails the build.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -56,6 +57,22 @@ const KINDS = {
       await run('demo', '--url', url);
       await run('variables', 'list', '-o', 'json', '--url', url);
       await run('messages', 'list', 'demo-support-bot', '-o', 'json', '--url', url);
+    });
+  },
+  async read() {
+    // A database of its own: the first list finds none (the first command after an install).
+    process.env.XDG_DATA_HOME = join(process.env.HOME, 'read-data');
+    await run('variables', 'list', '-o', 'json');
+    // The demo's data made by another process, so that the demo's code is not kept here.
+    const demo = spawnSync(process.execPath, [fileURLToPath(new URL('../bin/chatflow.js', import.meta.url)), 'demo'], { env: process.env, stdio: 'ignore' });
+    if (demo.status !== 0) throw new Error(`chatflow demo: exit ${demo.status}`);
+    await run('variables', 'list', '-o', 'json');
+    await run('messages', 'list', 'demo-support-bot', '-o', 'json');
+    await run('messages', 'list', 'demo-support-bot', '-o', 'table');
+    await withServer(async (url) => {
+      await fetch(`${url}/api/v1/variables`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"TRAINED_READ","value":"1"}' });
+      await run('variables', 'list', '-o', 'json', '--url', url);
+      await run('variables', 'get', 'TRAINED_READ', '-o', 'json', '--url', url);
     });
   },
   async complete() {

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { cliEnv, copyPackage, createHome, type CliHome } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The shipped caches: main.cjs's for each kind of run, server.cjs's for a command. */
-const SHIPPED = ['main.cjs-help', 'main.cjs-complete', 'main.cjs-command', 'server.cjs-command'].map((b) => `${b}-${process.version}-${process.arch}.bin`);
+/** The shipped caches: main.cjs's for each kind of run, server.cjs's for a command and for a read (list, get). */
+const SHIPPED = ['main.cjs-help', 'main.cjs-complete', 'main.cjs-command', 'main.cjs-read', 'server.cjs-command', 'server.cjs-read'].map((b) => `${b}-${process.version}-${process.arch}.bin`);
 const nodeCaches = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /** The first command after an install: a new database, answered in this process (no local service). */
@@ -40,7 +40,7 @@ const userCaches = (home: CliHome) => {
 };
 
 describe.skipIf(nodeCaches)('the code cache (Node 20)', () => {
-  it('the build ships them (main.cjs for help, completion and a command; server.cjs); with them first runs write no cache of their own', async () => {
+  it('the build ships them (main.cjs for help, completion, a command and a read; server.cjs for a command and a read); with them first runs write no cache of their own', async () => {
     for (const name of SHIPPED) expect(existsSync(join(ROOT, 'dist', 'bundle', 'code-cache', name)), name).toBe(true);
     const home = createHome();
     await firstCommand(ROOT, home);
