@@ -69,13 +69,14 @@ export function createProgress(opts: ProgressOptions): Progress {
   let fraction: number | undefined;
   let lastDraw = -Infinity;
   let shown = false;
+  let finished = false;
 
   const columns = () => (out.columns && out.columns > 0 ? out.columns : Number(env.COLUMNS) || 80);
   const text = (): string => {
     const secs = (performance.now() - started) / 1000;
     const f = fraction ?? (total ? Math.min(1, count / total) : undefined);
     // (Work that is done has its true rate, however short it was.)
-    const settled = secs >= SETTLED_SECONDS || (f === 1 && secs > 0);
+    const settled = secs >= SETTLED_SECONDS || (finished && secs > 0);
     // Fixed widths, so that the line does not jitter as the numbers grow.
     const counted = total !== undefined ? `${group(count).padStart(group(total).length)}/${group(total)}` : group(count).padStart(11);
     const eta = f !== undefined && f > 0 ? `ETA ${settled ? duration((secs * (1 - f)) / f) : '--:--'}` : duration(secs);
@@ -120,6 +121,7 @@ export function createProgress(opts: ProgressOptions): Progress {
       if (tty) lastDraw = -Infinity;
     },
     done() {
+      finished = true;
       if (tty) clear();
       else draw(true);
     },

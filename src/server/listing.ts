@@ -72,8 +72,8 @@ async function* jsonLines<R>(
  */
 async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
   const chunks = await listingChunks(listing, sent);
-  // Two chunks read ahead, not Readable.from's 16: a PostgreSQL list's batch of messages grows to
-  // some 7 MB (engine.ts), and a slow reader's answer would hold eight of them.
+  // Two chunks read ahead, not Readable.from's 16: a PostgreSQL list's batch of messages comes in
+  // buffers of some 4 MB (engine.ts, postgres.ts), and a slow reader's answer would hold eight.
   return typeof chunks === 'string' ? chunks : Readable.from(chunks, { highWaterMark: 2 });
 }
 
