@@ -3,6 +3,7 @@
 // ChatflowError with a kind and, for an HTTP answer, its status; what those mean to a command
 // line (exit codes, advice) is the CLI's business. Nothing here ever holds request headers, so the
 // API key cannot leak through an error.
+import type { RatedChat } from './chat-feedback.js';
 
 /**
  * `refused`: the client will not send a request this server would not honour exactly (a delete
@@ -28,6 +29,8 @@ export interface ChatflowErrorOptions {
   timeoutMs?: number;
   /** The answer had started: a connection lost while reading it, a streamed list that stalled. */
   midway?: boolean;
+  /** A delete refused because it would take the ratings of messages it keeps: those chats. */
+  ratedChats?: readonly RatedChat[];
 }
 
 /** What a call does, in words: a caller can say `reading variables` without naming a route. */
@@ -78,6 +81,7 @@ export class ChatflowError extends Error {
   readonly reason?: string;
   readonly timeoutMs?: number;
   readonly midway?: boolean;
+  readonly ratedChats?: readonly RatedChat[];
   /** The records of the failed call, in words (`chat messages`), when it had a route. */
   readonly resource?: string;
   readonly operation?: Operation;
@@ -85,7 +89,7 @@ export class ChatflowError extends Error {
   constructor(kind: ChatflowErrorKind, message: string, opts: ChatflowErrorOptions = {}) {
     super(message);
     this.kind = kind;
-    for (const key of ['status', 'method', 'path', 'code', 'serverMessage', 'server', 'reason', 'timeoutMs', 'midway'] as const) {
+    for (const key of ['status', 'method', 'path', 'code', 'serverMessage', 'server', 'reason', 'timeoutMs', 'midway', 'ratedChats'] as const) {
       if (opts[key] !== undefined) Object.assign(this, { [key]: opts[key] });
     }
     if (opts.method !== undefined && opts.path !== undefined) Object.assign(this, callOf(opts.method, opts.path));

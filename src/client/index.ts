@@ -88,7 +88,8 @@ export {
   type RequestOptions,
 } from './core.js';
 export type { FeedbackListQuery } from './feedback.js';
-export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery } from './messages.js';
+export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery, PlanOptions } from './messages.js';
+export type { RatedChat } from './chat-feedback.js';
 export type { ServerKind, ServerKindCache } from './dialect/index.js';
 export type { UpsertHistoryQuery } from './upsertHistory.js';
 export type * from '../schema/resources.js';

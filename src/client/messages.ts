@@ -1,5 +1,6 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
-import type { ChatMessage, ChatMessageIngest } from '../schema/resources.js';
+import type { ChatMessage, ChatMessageIngest, Feedback } from '../schema/resources.js';
+import { ChatFeedbackGuard, type RatedChat } from './chat-feedback.js';
 import { type HttpCore, type JsonText, type ListResult, type QueryInput, path } from './core.js';
 import type { FramedChunk } from './jsonStream.js';
 import type { Dialect } from './dialect/index.js';
@@ -16,8 +17,27 @@ export interface MessageDeletePlan {
   path: string;
   /** The query as it will be sent to this server (translated by its dialect). */
   query: QueryInput;
+  /** When chats are spared: one request per chat, each query, instead of `query`. */
+  chats?: QueryInput[];
   /** How many messages the same filters list: what the delete must remove. */
   matched: number;
+  /** Ratings of the matched messages: they go with them. */
+  ratings: number;
+  /**
+   * Chats left out whole (`spareRatedChats`): the server would take the ratings of their kept
+   * messages. Their matched messages are not counted in `matched`.
+   */
+  spared: RatedChat[];
+  /** The feedback as it was, to check afterwards that nothing else went (Flowise). */
+  guard?: ChatFeedbackGuard;
+}
+
+export interface PlanOptions {
+  /**
+   * Where the server's delete takes the ratings of every chat it touches (Flowise), leave out the
+   * chats whose kept messages are rated, instead of refusing the delete.
+   */
+  spareRatedChats?: boolean;
 }
 
 /** Older Flowise versions answer the structured fields as strings holding JSON. */
@@ -39,32 +59,77 @@ function normaliseMessage(item: unknown): ChatMessage {
 
 const plural = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
 
+const takesFeedback = (chatflowId: string, chats: RatedChat[]) => {
+  const ratings = chats.reduce((n, c) => n + c.ratings, 0);
+  const named = chats.slice(0, 3).map((c) => `${c.chatId} (${c.ratings} rated)`).join(', ') + (chats.length > 3 ? ` and ${chats.length - 3} more` : '');
+  return new ChatflowError(
+    'refused',
+    `the delete would also remove ${ratings} rating${ratings === 1 ? '' : 's'} of messages it keeps in chatflow ${chatflowId}: this server deletes every rating of a chat it touches (chats ${named})`,
+    { code: 'DELETE_TAKES_FEEDBACK', ratedChats: chats },
+  );
+};
+
 export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }) => Promise<Dialect>) {
+  const dialectOf = dialect;
   const listPath = (chatflowId: string) => path`/chatmessage/${chatflowId}`;
   const nothing = (chatflowId: string, apiPath: string) =>
     new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method: 'DELETE', path: apiPath });
 
+  /** The chatflow's feedback, for a server whose delete takes the ratings of whole chats. */
+  const feedbackGuard = async (chatflowId: string): Promise<ChatFeedbackGuard> => {
+    const rows: Feedback[] = [];
+    for await (const f of core.stream<Feedback>(path`/feedback/${chatflowId}`)) rows.push(f);
+    return new ChatFeedbackGuard(rows);
+  };
+
   /**
    * The delete the server will be sent, translated so that it removes exactly what the same filters
-   * list (counted here), or a `refused` error (exit 2) where this server cannot do that.
+   * list (counted here), or a `refused` error (exit 2) where this server cannot do that, or where
+   * it would take the ratings of messages it keeps (Flowise: `DELETE_TAKES_FEEDBACK`, naming the
+   * chats; `spareRatedChats` leaves those chats out instead).
    */
-  const planDelete = async (chatflowId: string, query: MessageDeleteQuery = {}): Promise<MessageDeletePlan> => {
+  const planDelete = async (chatflowId: string, query: MessageDeleteQuery = {}, opts: PlanOptions = {}): Promise<MessageDeletePlan> => {
     const apiPath = listPath(chatflowId);
     // A delete asks which server it talks to afresh: a remembered answer may be out of date.
-    const d = (await dialect({ fresh: true })).messageDelete(query);
+    const dialect = await dialectOf({ fresh: true });
+    const d = dialect.messageDelete(query);
+    const guard = dialect.deleteTakesChatFeedback ? await feedbackGuard(chatflowId) : undefined;
+    const chats = opts.spareRatedChats && guard ? new Map<string, number>() : undefined;
     let matched = 0;
-    if (d.listing.clientPages || d.listing.keep || d.conflict) {
+    let ratings = 0;
+    if (d.listing.clientPages || d.listing.keep || d.conflict || guard) {
       const { keep: _keep, ...all } = d.listing;
       for await (const m of plannedStream(core, apiPath, all, normaliseMessage)) {
         const conflict = d.conflict?.(m);
         if (conflict) throw conflict;
-        if (!d.listing.keep || d.listing.keep(m)) matched++;
+        if (d.listing.keep && !d.listing.keep(m)) continue;
+        matched++;
+        guard?.matched(m);
+        chats?.set(m.chatId, (chats.get(m.chatId) ?? 0) + 1);
       }
+      ratings = guard?.taken ?? 0;
     } else {
-      const { items, total } = await plannedList(core, apiPath, d.listing, { page: 1, limit: 1 }, normaliseMessage);
-      matched = total ?? items.length;
+      const count = async (plan: typeof d.listing) => {
+        const { items, total } = await plannedList(core, apiPath, plan, { page: 1, limit: 1 }, normaliseMessage);
+        return total ?? items.length;
+      };
+      matched = await count(d.listing);
+      ratings = matched === 0 ? 0 : query.feedbackType !== undefined ? matched : await count(dialect.messageList({ ...d.listing.query, feedback: true }));
     }
-    return { method: 'DELETE', path: apiPath, query: d.query, matched };
+    const plan: MessageDeletePlan = { method: 'DELETE', path: apiPath, query: d.query, matched, ratings, spared: [], ...(guard ? { guard } : {}) };
+    const collateral = guard?.collateral() ?? [];
+    if (collateral.length === 0) return plan;
+    if (!chats) throw takesFeedback(chatflowId, collateral);
+    // Every other chat alone (with chatId, Flowise takes the ratings of that chat only).
+    const spared = new Set(collateral.map((c) => c.chatId));
+    const kept = [...chats.keys()].filter((chatId) => !spared.has(chatId));
+    return {
+      ...plan,
+      chats: kept.map((chatId) => dialect.messageDelete({ ...query, chatId }).query),
+      matched: matched - collateral.reduce((n, c) => n + c.messages, 0),
+      ratings: ratings - guard!.takenIn(spared),
+      spared: collateral,
+    };
   };
 
   async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
@@ -108,18 +173,31 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     /**
      * Deletes what the filters list, and nothing more (no filter: every message of the chatflow),
      * with their feedback; sends the plan given, or plans it. Nothing matched is a 404 on every
-     * server. Should the server report more removed than matched, that is an `inexact` error.
+     * server. Should the server report more removed than matched, or should ratings outside the
+     * plan be gone afterwards (Flowise), that is an `inexact` error.
      */
     delete: async (chatflowId: string, query: MessageDeleteQuery | MessageDeletePlan = {}): Promise<{ affected: number }> => {
       const plan = 'matched' in query ? query : await planDelete(chatflowId, query);
       if (plan.matched === 0) throw nothing(chatflowId, plan.path);
-      const { affected } = await core.affected('DELETE', plan.path, { query: plan.query });
+      let affected = 0;
+      for (const q of plan.chats ?? [plan.query]) affected += (await core.affected('DELETE', plan.path, { query: q })).affected;
       if (affected > plan.matched) {
         throw new ChatflowError(
           'inexact',
           `the server deleted ${plural(affected)} where the filters matched ${plural(plan.matched)}: ${affected - plan.matched} more than asked`,
           { method: 'DELETE', path: plan.path },
         );
+      }
+      if (plan.guard) {
+        const after: Feedback[] = [];
+        for await (const f of core.stream<Feedback>(path`/feedback/${chatflowId}`)) after.push(f);
+        const lost = plan.guard.lost(after, new Set(plan.spared.map((c) => c.chatId)));
+        if (lost > 0) {
+          throw new ChatflowError('inexact', `the server also deleted ${lost} rating${lost === 1 ? '' : 's'} of messages that were kept`, {
+            method: 'DELETE',
+            path: plan.path,
+          });
+        }
       }
       return { affected };
     },

@@ -96,14 +96,18 @@ const FEEDBACK_LISTS: [string, string[], string[]][] = [
   ['--page/--limit', ['--page', '2', '--limit', '1'], ['p4']],
 ];
 
-/** [why, flags, messages left] */
-const DELETES: [string, string[], string[]][] = [
-  ['--chat-id with a lone --start-date (Flowise alone deletes the whole chat)', ['--chat-id', 'c2', '--start-date', '2026-02-15T12:00:03Z'], ['p1', 'p2', 'p3', 'p5', 'p6']],
-  ['a plain --end-date covers that day', ['--end-date', '2026-02-15'], ['p5', 'p6']],
-  ['--chat-id with --start-date on a row stored at midnight', ['--chat-id', 'c3', '--start-date', '2026-03-20'], ['p1', 'p2', 'p3', 'p4']],
-  ['--chat-id with a lone --end-date', ['--chat-id', 'c1', '--end-date', '2026-01-10T12:00:02Z'], ['p2', 'p3', 'p4', 'p5', 'p6']],
-  ['--session-id', ['--session-id', 's1'], ['p3', 'p4', 'p5', 'p6']],
-  ['--chat-id with --chat-type and --memory-type', ['--chat-id', 'c3', '--chat-type', 'EXTERNAL', '--memory-type', 'Buffer Memory'], ['p1', 'p2', 'p3', 'p4']],
+/**
+ * [why, flags, messages left, ratings deleted with them, refused by Flowise]: Flowise's delete takes
+ * every rating of a chat it touches (flowise-versions.md 1), so a delete of part of a chat whose kept
+ * messages are rated is refused there (exit 2, nothing deleted), where our service deletes exactly.
+ */
+const DELETES: [string, string[], string[], number, boolean?][] = [
+  ['--chat-id with a lone --start-date (Flowise alone deletes the whole chat)', ['--chat-id', 'c2', '--start-date', '2026-02-15T12:00:03Z'], ['p1', 'p2', 'p3', 'p5', 'p6'], 1],
+  ['a plain --end-date covers that day', ['--end-date', '2026-02-15'], ['p5', 'p6'], 2],
+  ['--chat-id with --start-date on a row stored at midnight', ['--chat-id', 'c3', '--start-date', '2026-03-20'], ['p1', 'p2', 'p3', 'p4'], 1],
+  ['--chat-id with a lone --end-date (its rated answer is kept)', ['--chat-id', 'c1', '--end-date', '2026-01-10T12:00:02Z'], ['p2', 'p3', 'p4', 'p5', 'p6'], 0, true],
+  ['--session-id', ['--session-id', 's1'], ['p3', 'p4', 'p5', 'p6'], 1],
+  ['--chat-id with --chat-type and --memory-type', ['--chat-id', 'c3', '--chat-type', 'EXTERNAL', '--memory-type', 'Buffer Memory'], ['p1', 'p2', 'p3', 'p4'], 1],
 ];
 
 describe.each(targets)('against $name', (target) => {
@@ -134,17 +138,28 @@ describe.each(targets)('against $name', (target) => {
     expect(r.stderr).toMatch(/^chatflow: invalid --start-date "garbage"/);
   });
 
-  it.each(DELETES.map((d, i) => [...d, i] as const))('messages delete: %s', async (why, flags, left, i) => {
+  it.each(DELETES.map(([why, flags, left, ratings, refuses], i) => [why, flags, left, ratings, refuses ?? false, i] as const))('messages delete: %s', async (why, flags, left, ratings, flowiseRefuses, i) => {
     const flow = `del-${i}`;
     await target.seed(flow);
     const before = await ids(['messages', 'list', flow]);
+    const rated = await ids(['feedback', 'list', flow]);
+    if (flowiseRefuses && target.name === 'Flowise') {
+      const r = await cli(['messages', 'delete', flow, ...flags, '--yes']);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/^chatflow: this delete would also remove 1 rating of messages it keeps/);
+      expect([await ids(['messages', 'list', flow]), await ids(['feedback', 'list', flow])]).toEqual([before, rated]);
+      return;
+    }
     const matched = before.length - left.length;
+    const taken = ratings ? ` (and ${ratings} rating${ratings === 1 ? '' : 's'})` : '';
     const dry = await cli(['messages', 'delete', flow, ...flags, '--dry-run']);
-    expect(dry.stderr, why).toContain(`${matched} message${matched === 1 ? '' : 's'} match`);
+    expect(dry.stderr, why).toContain(`${matched} message${matched === 1 ? '' : 's'}${taken} match`);
     const r = await cli(['messages', 'delete', flow, ...flags, '--yes']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`deleted ${matched} message`);
+    expect(r.stderr).toContain(`deleted ${matched} message${matched === 1 ? '' : 's'}${taken}`);
     expect(await ids(['messages', 'list', flow])).toEqual(left);
+    // Every rating of a message kept is still there.
+    expect(await ids(['feedback', 'list', flow])).toEqual(rated.filter((id) => left.includes(id)));
   });
 });
 

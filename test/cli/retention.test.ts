@@ -33,7 +33,7 @@ describe('messages prune against our service', () => {
     const dry = await cli(['messages', 'prune', '--older-than', CUTOFF, '--all-chatflows', '--dry-run', '-o', 'json']);
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toEqual(['fa', 'fb', 'fc'].map((f) => ({ chatflowId: f, name: expect.any(String), messages: 2 })));
-    expect(dry.stderr).toContain(`6 messages created before ${CUTOFF} would be deleted from 3 chatflows`);
+    expect(dry.stderr).toContain(`6 messages (and 1 rating) created before ${CUTOFF} would be deleted from 3 chatflows`);
     const refused = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fa']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/refused without confirmation; pass --yes/);
@@ -47,7 +47,7 @@ describe('messages prune against our service', () => {
       { chatflowId: 'fa', name: expect.any(String), messages: 2 },
       { chatflowId: 'fb', name: expect.any(String), messages: 2 },
     ]);
-    expect(r.stderr).toContain(`deleted 4 messages created before ${CUTOFF} (and their feedback) from 2 chatflows`);
+    expect(r.stderr).toContain(`deleted 4 messages (and 1 rating) created before ${CUTOFF} from 2 chatflows`);
     expect(await ids('fa')).toEqual(['fa-at', 'fa-new']);
     expect(await ids('fc')).toHaveLength(4); // outside the scope
     expect((await call<unknown[]>('GET', `${server.api}/feedback/fa`)).body).toEqual([]);
@@ -64,6 +64,88 @@ describe('messages prune against our service', () => {
     expect([none.exitCode, none.stderr.trim()]).toEqual([2, 'chatflow: say which chatflows: --chatflow ID|NAME (repeatable) or --all-chatflows']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/invalid --older-than "ninety"/);
+  });
+});
+
+/**
+ * A live conversation: two messages older than the cut-off and a newer rated answer (chat cz), beside
+ * an old chat (co) whose own answer is rated. flowise-versions.md 1: Flowise's delete takes every
+ * rating of a chat it touches.
+ */
+const liveChat = (flow: string) => ({
+  messages: [
+    { id: `${flow}-z1`, role: 'userMessage', content: 'old question', chatId: `${flow}-cz`, sessionId: `${flow}-sz`, createdDate: at(-2 * 86_400_000) },
+    { id: `${flow}-z2`, role: 'apiMessage', content: 'old answer', chatId: `${flow}-cz`, sessionId: `${flow}-sz`, createdDate: at(-2 * 86_400_000 + 1000) },
+    { id: `${flow}-z3`, role: 'userMessage', content: 'new question', chatId: `${flow}-cz`, sessionId: `${flow}-sz`, createdDate: at(86_400_000) },
+    { id: `${flow}-z4`, role: 'apiMessage', content: 'new answer', chatId: `${flow}-cz`, sessionId: `${flow}-sz`, createdDate: at(86_400_000 + 1000) },
+    { id: `${flow}-o1`, role: 'userMessage', content: 'gone question', chatId: `${flow}-co`, sessionId: `${flow}-so`, createdDate: at(-3 * 86_400_000) },
+    { id: `${flow}-o2`, role: 'apiMessage', content: 'gone answer', chatId: `${flow}-co`, sessionId: `${flow}-so`, createdDate: at(-3 * 86_400_000 + 1000) },
+  ],
+  feedback: [
+    { id: '0b6f3c9e-1d6a-4c55-9a59-7d0e1c2b3a41', messageId: `${flow}-z4`, chatId: `${flow}-cz`, rating: 'THUMBS_UP', createdDate: at(86_400_000 + 2000) },
+    { id: '0b6f3c9e-1d6a-4c55-9a59-7d0e1c2b3a42', messageId: `${flow}-o2`, chatId: `${flow}-co`, rating: 'THUMBS_DOWN', createdDate: at(-3 * 86_400_000 + 2000) },
+  ],
+});
+
+describe('a rating of a kept message is never lost', () => {
+  let server: TestServer;
+  let fx: FlowiseFixture;
+  const ours = (args: string[]) => runCli(args, { url: server.url });
+  const flowise = (args: string[]) => runCli(args, { url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } });
+  const listed = async (cli: typeof ours, what: string, flow: string) => {
+    const r = await cli([what, 'list', flow, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { id: string; messageId?: string }[]).map((x) => x.messageId ?? x.id).sort();
+  };
+
+  beforeAll(async () => {
+    [server, fx] = await Promise.all([startTestServer(), startFlowiseFixture()]);
+    for (const flow of ['lz-a', 'lz-b']) {
+      const { messages, feedback } = liveChat(flow);
+      expect((await call('POST', `${server.api}/chatmessage/${flow}`, messages)).status).toBeLessThan(300);
+      expect((await call('POST', `${server.api}/feedback/import`, feedback.map((f) => ({ ...f, chatflowid: flow })))).status).toBeLessThan(300);
+      fx.seed(flow, { messages: messages.map((m) => ({ ...m, ms: true })), feedback: feedback.map((f) => ({ ...f, ms: true })) });
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([server?.dispose(), fx?.close()]);
+  });
+
+  it('prune on our service: the old messages go, the newer rated answer keeps its rating', async () => {
+    const r = await ours(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'lz-a', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`deleted 4 messages (and 1 rating) created before ${CUTOFF} from 1 chatflow`);
+    expect(await listed(ours, 'messages', 'lz-a')).toEqual(['lz-a-z3', 'lz-a-z4']);
+    expect(await listed(ours, 'feedback', 'lz-a')).toEqual(['lz-a-z4']);
+  });
+
+  it('prune on Flowise: a chat whose newer answer is rated is kept whole, said on stderr; the old chat goes; the rating stays', async () => {
+    const dry = await flowise(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'lz-a', '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toMatch(/would keep 2 messages created before .* in 1 chat whose newer messages are rated/);
+    expect(dry.stderr).toContain(`2 messages (and 1 rating) created before ${CUTOFF} would be deleted`);
+    const r = await flowise(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'lz-a', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/keeping 2 messages created before .* in 1 chat whose newer messages are rated/);
+    expect(r.stderr).toContain(`deleted 2 messages (and 1 rating) created before ${CUTOFF} from 1 chatflow`);
+    expect(await listed(flowise, 'messages', 'lz-a')).toEqual(['lz-a-z1', 'lz-a-z2', 'lz-a-z3', 'lz-a-z4']);
+    expect(await listed(flowise, 'feedback', 'lz-a')).toEqual(['lz-a-z4']);
+  });
+
+  it('messages delete on Flowise that would unrate a kept message is refused (exit 2), naming the chat and what to run; nothing deleted', async () => {
+    const before = fx.requests.filter((q) => q.method === 'DELETE').length;
+    const r = await flowise(['messages', 'delete', 'lz-b', '--chat-id', 'lz-b-cz', '--end-date', CUTOFF, '--utc', '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('would also remove 1 rating of messages it keeps');
+    expect(r.stderr).toContain('lz-b-cz (1 rated message kept)');
+    expect(r.stderr).toContain("'chatflow messages delete lz-b --chat-id lz-b-cz'");
+    expect(fx.requests.filter((q) => q.method === 'DELETE').length).toBe(before);
+    expect(await listed(flowise, 'feedback', 'lz-b')).toEqual(['lz-b-o2', 'lz-b-z4']);
+    // The whole chat: its rating goes with it, and the other chat's stays.
+    const whole = await flowise(['messages', 'delete', 'lz-b', '--chat-id', 'lz-b-cz', '--yes']);
+    expect(whole.exitCode, whole.stderr).toBe(0);
+    expect(whole.stderr).toContain('deleted 4 messages (and 1 rating)');
+    expect(await listed(flowise, 'feedback', 'lz-b')).toEqual(['lz-b-o2']);
   });
 });
 

@@ -341,7 +341,9 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
         }
         const ids = new Set(gone.map((m) => m.id));
         db.messages = db.messages.filter((m) => !ids.has(m.id));
-        db.feedback = db.feedback.filter((f) => !ids.has(f.messageId));
+        // Every feedback of each chat touched, on kept messages too (`delete({ chatId })`, flowise-versions.md 1).
+        const chats = new Set(gone.map((m) => m.chatId));
+        db.feedback = db.feedback.filter((f) => !chats.has(f.chatId));
         return deleted(ids.size);
       }
       let rows = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId')).filter(inRange).sort(byDate);

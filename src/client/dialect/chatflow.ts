@@ -4,6 +4,7 @@ import type { Dialect } from './types.js';
 
 export const chatflowDialect: Dialect = {
   kind: 'chatflow',
+  deleteTakesChatFeedback: false,
   messageList: (q) => ({ query: defined({ ...q, feedback: flag(q.feedback) }), clientPages: false }),
   messageDelete: (q) => {
     const { hardDelete, ...filters } = q;

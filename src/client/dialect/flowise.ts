@@ -45,6 +45,7 @@ const refuse = (why: string, code: string) => new ChatflowError('refused', why, 
 
 export const flowiseDialect: Dialect = {
   kind: 'flowise',
+  deleteTakesChatFeedback: true,
   messageList: (q) => {
     const { page: _page, limit: _limit, startDate: _s, endDate: _e, feedback, feedbackType, ...rest } = q;
     const d = dates(q, 'createdDate', false);

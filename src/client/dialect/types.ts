@@ -35,6 +35,11 @@ export interface MessageDeleteTranslation {
 
 export interface Dialect {
   readonly kind: ServerKind;
+  /**
+   * The server's messages delete also removes every feedback of each chat it touches, on messages
+   * it keeps too (Flowise): the client checks what a delete would take beyond its messages.
+   */
+  readonly deleteTakesChatFeedback: boolean;
   messageList(q: MessageListQuery): ListPlan<ChatMessage>;
   /** Throws a `refused` ChatflowError where this server cannot delete exactly that set. */
   messageDelete(q: MessageDeleteQuery): MessageDeleteTranslation;
