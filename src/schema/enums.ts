@@ -5,7 +5,8 @@ export const RATINGS = ['THUMBS_UP', 'THUMBS_DOWN'] as const;
 export const ASSISTANT_TOOLS = ['function', 'code_interpreter', 'file_search'] as const;
 export const ASSISTANT_TYPES = ['CUSTOM', 'OPENAI', 'AZURE'] as const;
 export const MESSAGE_ROLES = ['userMessage', 'apiMessage'] as const;
-export const CHAT_TYPES = ['INTERNAL', 'EXTERNAL', 'EVALUATION'] as const;
+/** Flowise's chat types: EVALUATION since 3.0.1, MCP, SCHEDULED and WEBHOOK since 3.1.3 (its Interface.ts). */
+export const CHAT_TYPES = ['INTERNAL', 'EXTERNAL', 'EVALUATION', 'MCP', 'SCHEDULED', 'WEBHOOK'] as const;
 /** Structured message fields: stored as JSON, always answered as arrays/objects, never as strings. */
 export const MESSAGE_JSON_FIELDS = [
   'sourceDocuments',

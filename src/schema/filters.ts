@@ -26,7 +26,7 @@ export interface FilterDef {
 }
 
 export const MESSAGE_FILTERS = [
-  { key: 'chatType', flag: '--chat-type <type>', help: 'chat type, e.g. INTERNAL or EXTERNAL (repeatable)', schema: 'chatTypes', match: 'anyOf', values: 'chatType', repeatable: true },
+  { key: 'chatType', flag: '--chat-type <type>', help: 'chat type in any case, e.g. internal, external or mcp (repeatable)', schema: 'chatTypes', match: 'anyOf', values: 'chatType', repeatable: true },
   { key: 'chatId', flag: '--chat-id <id>', help: 'one chat', schema: 'freeId', match: 'exact' },
   { key: 'sessionId', flag: '--session-id <id>', help: 'one session', schema: 'text', match: 'exact' },
   { key: 'memoryType', flag: '--memory-type <type>', help: 'memory type', schema: 'text', match: 'exact' },

@@ -132,6 +132,17 @@ describe.each(targets)('against $name', (target) => {
     expect([r.exitCode, JSON.parse(r.stdout), r.stderr.trim()]).toEqual([0, [], 'No messages found.']);
   });
 
+  it('the chat types of Flowise 3.1.3+ in any case, sent as the server spells them; one that cannot match is refused', async () => {
+    const flow = 'chat-types';
+    const typed = ['MCP', 'SCHEDULED', 'WEBHOOK'].map((chatType, i) => ({ ...MESSAGES[i]!, id: `${flow}.t${i}`, chatType }));
+    if (target.name === 'Flowise') fx.seed(flow, { messages: typed });
+    else expect((await call('POST', `${ours.api}/chatmessage/${flow}`, typed)).status).toBeLessThan(300);
+    expect(await ids(['messages', 'list', flow, '--chat-type', 'mcp', '--chat-type', 'Webhook'])).toEqual(['t0', 't2']);
+    const r = await cli(['messages', 'list', flow, '--chat-type', 'mcp2']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^chatflow[^:]*: invalid --chat-type "mcp2": use INTERNAL, EXTERNAL, EVALUATION, MCP, SCHEDULED or WEBHOOK/);
+  });
+
   it('an unreadable date is exit 2 naming the flag', async () => {
     const r = await cli(['messages', 'list', 'parity', '--start-date', 'garbage']);
     expect(r.exitCode).toBe(2);

@@ -43,8 +43,12 @@ export interface EnumOptions {
   aliases?: Record<string, string>;
   /** Other words accepted but not offered (lower case): `days` → `day`. */
   synonyms?: Record<string, string>;
-  /** Free text on the server (a newer Flowise may add values): an unknown value goes as typed. */
-  open?: boolean;
+  /**
+   * Free text on the server (a newer Flowise may add values): an unknown value goes as typed, or,
+   * given a test, only a value it passes (others are refused, with `openHint` after the list).
+   */
+  open?: boolean | ((text: string) => boolean);
+  openHint?: string;
 }
 
 /**
@@ -67,8 +71,8 @@ export function oneOf(values: readonly string[], opts: EnumOptions = {}): ValueS
   const parse = (text: string, flag: string) => {
     const hit = canonical(values, accepted, text);
     if (hit !== undefined) return hit;
-    if (opts.open) return text;
-    throw new UsageError(`invalid ${flag} "${text}": use ${alternatives([...Object.keys(aliases), ...values])}`);
+    if (opts.open === true || (opts.open && opts.open(text))) return text;
+    throw new UsageError(`invalid ${flag} "${text}": use ${alternatives([...Object.keys(aliases), ...values])}${opts.openHint ? ` ${opts.openHint}` : ''}`);
   };
   return list([...values, ...Object.keys(aliases)], opts.describe, parse);
 }
@@ -110,8 +114,12 @@ export const DATE = list([], undefined, (text, flag) => {
   return text;
 });
 
-/** Free text on the server (a newer Flowise may add types): known ones in their spelling, others as typed. */
-export const CHAT_TYPE = oneOf(CHAT_TYPES, { open: true });
+/**
+ * Known chat types in any case, sent as the server spells them (Flowise compares exactly); a type
+ * newer than this list goes as typed only in capitals, as every server spells one: `mcp2` could
+ * match nothing and is refused, never sent to list nothing.
+ */
+export const CHAT_TYPE = oneOf(CHAT_TYPES, { open: (text) => /^[A-Z][A-Z0-9_]*$/.test(text), openHint: "(or a newer server's type as it spells it, in capitals)" });
 export const VARIABLE_TYPE = oneOf(VARIABLE_TYPES, { open: true });
 /** A chatflow id, or the name of one on a server that keeps names (../names.ts). */
 export const CHATFLOW: ValueSet = {
