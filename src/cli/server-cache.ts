@@ -1,14 +1,14 @@
-// The kind of each server URL (our service or Flowise), remembered for an hour in the cache
+// The kind of each server URL (our service or Flowise) and Flowise's version, remembered for an hour in the cache
 // directory, so that a command does not pay the client's probe each time. Only lists trust it: a
 // delete asks the server afresh. Any failure to read or write means one more probe, nothing worse.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerKind, ServerKindCache } from '../client/index.js';
+import type { ServerInfo, ServerKindCache } from '../client/index.js';
 import { cacheDir } from './dirs.js';
 
 const SERVER_CACHE_TTL_MS = 3_600_000;
 
-type Entries = Record<string, { kind: ServerKind; at: number }>;
+type Entries = Record<string, ServerInfo & { at: number }>;
 
 export function fileServerCache(env: NodeJS.ProcessEnv = process.env): ServerKindCache {
   const file = join(cacheDir(env), 'servers.json');
@@ -24,13 +24,14 @@ export function fileServerCache(env: NodeJS.ProcessEnv = process.env): ServerKin
     get(apiUrl) {
       const entry = read()[apiUrl];
       const age = entry ? Date.now() - entry.at : -1;
-      return entry && (entry.kind === 'chatflow' || entry.kind === 'flowise') && age >= 0 && age < SERVER_CACHE_TTL_MS ? entry.kind : undefined;
+      if (!entry || (entry.kind !== 'chatflow' && entry.kind !== 'flowise') || age < 0 || age >= SERVER_CACHE_TTL_MS) return undefined;
+      return { kind: entry.kind, ...(typeof entry.version === 'string' ? { version: entry.version } : {}) };
     },
-    set(apiUrl, kind) {
+    set(apiUrl, info) {
       try {
         const now = Date.now();
         const entries = Object.fromEntries(Object.entries(read()).filter(([, e]) => now - e.at < SERVER_CACHE_TTL_MS));
-        entries[apiUrl] = { kind, at: now };
+        entries[apiUrl] = { ...info, at: now };
         mkdirSync(cacheDir(env), { recursive: true, mode: 0o700 });
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, JSON.stringify(entries), { mode: 0o600 });

@@ -1,20 +1,24 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
 import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
 import type { Dialect } from './dialect/index.js';
-import { plannedList, plannedStream } from './listing.js';
+import { ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { FeedbackListQuery } from './queries.js';
 
 export type { FeedbackListQuery } from './queries.js';
 
 export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
+  const planOf = async (chatflowId: string, query: FeedbackListQuery) => {
+    const d = await dialect();
+    return ofChatflow(d, chatflowId, d.feedbackList(query));
+  };
   return {
     /** The sort order goes out as `order`, the name both servers read (Flowise ignores `sortOrder`). */
     list: async (chatflowId: string, query: FeedbackListQuery = {}): Promise<ListResult<Feedback>> => {
       const { page, limit, ...filters } = query;
-      return plannedList(core, path`/feedback/${chatflowId}`, (await dialect()).feedbackList(filters), { page, limit });
+      return plannedList(core, path`/feedback/${chatflowId}`, await planOf(chatflowId, filters), { page, limit });
     },
     stream: async function* (chatflowId: string, query: FeedbackListQuery = {}): AsyncGenerator<Feedback> {
-      yield* plannedStream(core, path`/feedback/${chatflowId}`, (await dialect()).feedbackList(query));
+      yield* plannedStream(core, path`/feedback/${chatflowId}`, await planOf(chatflowId, query));
     },
     create: (body: FeedbackCreate): Promise<Feedback> => core.json('POST', '/feedback', { body }),
     /**

@@ -17,7 +17,7 @@
 // service or Flowise; see ClientOptions.server and serverCache) and asks each list and delete in
 // the words that server honours exactly, so that the same query means the same records on both.
 import { type CoreOptions, HttpCore, type QueryInput, type RawResponse } from './core.js';
-import { dialectOf, processCache, serverKind, type ServerKind, type ServerKindCache } from './dialect/index.js';
+import { dialectOf, processCache, serverKind, type ServerInfo, type ServerKind, type ServerKindCache } from './dialect/index.js';
 import { assistantsApi } from './assistants.js';
 import { chatflowsApi } from './chatflows.js';
 import { feedbackApi } from './feedback.js';
@@ -49,7 +49,9 @@ export function createClient(opts: ClientOptions) {
      * Which kind of server this is: our service (`chatflow`) or Flowise (`flowise`, also any other
      * server that is not ours); undefined when it would not say (401, 5xx).
      */
-    server: (): Promise<ServerKind | undefined> => server(),
+    server: async (): Promise<ServerKind | undefined> => (await server())?.kind,
+    /** The kind of server and, for Flowise, the version it reports (remembered with the kind). */
+    serverInfo: (): Promise<ServerInfo | undefined> => server(),
     feedback: feedbackApi(core, dialect),
     assistants: assistantsApi(core),
     messages: messagesApi(core, dialect),
@@ -90,7 +92,7 @@ export {
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery, PlanOptions } from './messages.js';
 export type { RatedChat } from './chat-feedback.js';
-export type { ServerKind, ServerKindCache } from './dialect/index.js';
+export type { ServerInfo, ServerKind, ServerKindCache } from './dialect/index.js';
 export type { UpsertHistoryQuery } from './upsertHistory.js';
 export type * from '../schema/resources.js';
 export type { RouteBody, RouteName, RouteParams, RouteQuery } from '../schema/routes.js';

@@ -1,7 +1,7 @@
 // A list as a server dialect plans it (./dialect): sent, filtered where the server answers more than
 // the interface means, and paged by the client where the server does not page as the interface does.
 import type { HttpCore, ListResult, Normalise } from './core.js';
-import type { ListPlan } from './dialect/index.js';
+import type { Dialect, ListPlan } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
 
 export interface PageRequest {
@@ -19,6 +19,7 @@ export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: L
 
 /** plannedStream, the records of each chunk received together (see HttpCore.streamBatches). */
 export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T[]> {
+  if (plan.none) return;
   try {
     for await (const batch of core.streamBatches(apiPath, plan.query, normalise)) {
       const kept = plan.keep ? batch.filter(plan.keep) : batch;
@@ -42,6 +43,7 @@ export async function plannedList<T>(
   normalise?: Normalise<T>,
 ): Promise<ListResult<T>> {
   const paged = page !== undefined || limit !== undefined;
+  if (plan.none) return paged ? { items: [], total: 0 } : { items: [] };
   if (!plan.clientPages && !plan.keep) {
     try {
       return await core.list(apiPath, { ...plan.query, ...(page !== undefined ? { page } : {}), ...(limit !== undefined ? { limit } : {}) }, normalise);
@@ -60,3 +62,7 @@ export async function plannedList<T>(
   }
   return paged ? { items, total } : { items };
 }
+
+/** A chatflow's list as the dialect plans it: nothing, unasked, for an id no chatflow there can have. */
+export const ofChatflow = <T>(dialect: Dialect, chatflowId: string | undefined, plan: ListPlan<T>): ListPlan<T> =>
+  chatflowId !== undefined && dialect.noSuchChatflow(chatflowId) ? { ...plan, none: true } : plan;

@@ -5,7 +5,7 @@ import { type HttpCore, type JsonText, type ListResult, type QueryInput, path } 
 import type { FramedChunk } from './jsonStream.js';
 import type { Dialect } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
-import { type PageRequest, plannedBatches, plannedList, plannedStream } from './listing.js';
+import { type PageRequest, ofChatflow, plannedBatches, plannedList, plannedStream } from './listing.js';
 import type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 
 export type { MessageDeleteQuery, MessageListQuery } from './queries.js';
@@ -72,6 +72,11 @@ const takesFeedback = (chatflowId: string, chats: RatedChat[]) => {
 export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }) => Promise<Dialect>) {
   const dialectOf = dialect;
   const listPath = (chatflowId: string) => path`/chatmessage/${chatflowId}`;
+  /** How this server is asked for the chatflow's messages. */
+  const planOf = async (chatflowId: string, query: MessageListQuery) => {
+    const d = await dialect();
+    return ofChatflow(d, chatflowId, d.messageList(query));
+  };
   const nothing = (chatflowId: string, apiPath: string) =>
     new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method: 'DELETE', path: apiPath });
 
@@ -93,6 +98,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     // A delete asks which server it talks to afresh: a remembered answer may be out of date.
     const dialect = await dialectOf({ fresh: true });
     const d = dialect.messageDelete(query);
+    if (dialect.noSuchChatflow(chatflowId)) return { method: 'DELETE', path: apiPath, query: d.query, matched: 0, ratings: 0, spared: [] };
     const guard = dialect.deleteTakesChatFeedback ? await feedbackGuard(chatflowId) : undefined;
     const chats = opts.spareRatedChats && guard ? new Map<string, number>() : undefined;
     let matched = 0;
@@ -133,8 +139,8 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
   };
 
   async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
-    const plan = (await dialect()).messageList(query);
-    if (!plan.keep && !plan.emptyOn) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
+    const plan = await planOf(chatflowId, query);
+    if (!plan.keep && !plan.emptyOn && !plan.none) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
     let chunk: string[] = [];
     for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage)) {
       chunk.push(JSON.stringify(m));
@@ -146,14 +152,14 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
   return {
     list: async (chatflowId: string, query: MessageListQuery = {}): Promise<ListResult<ChatMessage>> => {
       const { page, limit, ...filters } = query;
-      return plannedList(core, listPath(chatflowId), (await dialect()).messageList(filters), { page, limit } satisfies PageRequest, normaliseMessage);
+      return plannedList(core, listPath(chatflowId), await planOf(chatflowId, filters), { page, limit } satisfies PageRequest, normaliseMessage);
     },
     stream: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage> {
-      yield* plannedStream(core, listPath(chatflowId), (await dialect()).messageList(query), normaliseMessage);
+      yield* plannedStream(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
     },
     /** stream, the messages of each chunk received together: for reading a long list at speed. */
     streamBatches: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage[]> {
-      yield* plannedBatches(core, listPath(chatflowId), (await dialect()).messageList(query), normaliseMessage);
+      yield* plannedBatches(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
     },
     /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
     streamTexts,
@@ -162,8 +168,8 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
      * the cheapest copy of a list (see HttpCore.streamFramed).
      */
     streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer): AsyncGenerator<FramedChunk> {
-      const plan = (await dialect()).messageList(query);
-      if (!plan.keep && !plan.emptyOn) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
+      const plan = await planOf(chatflowId, query);
+      if (!plan.keep && !plan.emptyOn && !plan.none) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
       const [head, tail] = [prefix.toString(), suffix.toString()];
       for await (const texts of streamTexts(chatflowId, query)) {
         yield { bytes: Buffer.from(texts.map((text) => `${head}${text}${tail}`).join('')), count: texts.length };

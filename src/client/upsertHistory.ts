@@ -1,7 +1,8 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
 import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
 import type { Dialect } from './dialect/index.js';
-import { plannedList, plannedStream } from './listing.js';
+import { ChatflowError } from './errors.js';
+import { ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { UpsertHistoryQuery } from './queries.js';
 
 export type { UpsertHistoryQuery } from './queries.js';
@@ -12,34 +13,54 @@ const MAX_IDS = 10_000;
 const historyPath = (chatflowId?: string) => (chatflowId === undefined ? '/upsert-history' : path`/upsert-history/${chatflowId}`);
 
 export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>) {
-  const patch = async (apiPath: string, ids: string[]) => (await core.affected('PATCH', apiPath, { body: { ids } })).affected;
+  const planOf = async (chatflowId: string | undefined, query: UpsertHistoryQuery) => {
+    const d = await dialect();
+    return ofChatflow(d, chatflowId, d.upsertHistoryList(query));
+  };
+  /**
+   * One PATCH; where the server deletes nothing of a batch naming an unknown id (Flowise 3.1.3+:
+   * 404), the batch again one id at a time, so that what exists is deleted and the rest counted out.
+   */
+  const patch = async (d: Dialect, apiPath: string, ids: string[]): Promise<number> => {
+    try {
+      return (await core.affected('PATCH', apiPath, { body: { ids } })).affected;
+    } catch (err) {
+      if (!(d.upsertDeleteAllOrNothing && err instanceof ChatflowError && err.status === 404)) throw err;
+      if (ids.length === 1) return 0;
+      let affected = 0;
+      for (const id of ids) affected += await patch(d, apiPath, [id]);
+      return affected;
+    }
+  };
   return {
     /** Without a chatflow id: the records of every chatflow. */
     list: async (chatflowId: string | undefined, query: UpsertHistoryQuery = {}): Promise<ListResult<UpsertHistory>> => {
       const { page, limit, ...filters } = query;
-      return plannedList(core, historyPath(chatflowId), (await dialect()).upsertHistoryList(filters), { page, limit });
+      return plannedList(core, historyPath(chatflowId), await planOf(chatflowId, filters), { page, limit });
     },
     stream: async function* (chatflowId: string | undefined, query: UpsertHistoryQuery = {}): AsyncGenerator<UpsertHistory> {
-      yield* plannedStream(core, historyPath(chatflowId), (await dialect()).upsertHistoryList(query));
+      yield* plannedStream(core, historyPath(chatflowId), await planOf(chatflowId, query));
     },
     /**
-     * Soft-deletes records by id (Flowise deletes them for real). Flowise has no
+     * Deletes records by id: our service keeps them, never listed again; Flowise removes the rows
+     * (`Dialect.upsertHistoryDelete`). Ids that match no record are not counted. Flowise has no
      * `PATCH /upsert-history/{id}`: there only the ids that belong to that chatflow are sent to
      * `/upsert-history`, so the restriction to one chatflow still holds. No ids: nothing is sent.
      */
     delete: async (ids: readonly string[], chatflowId?: string): Promise<{ affected: number }> => {
       if (ids.length === 0) return { affected: 0 };
+      const d = await dialect();
       let apiPath = historyPath(chatflowId);
       let keep: Set<string> | undefined;
-      if (chatflowId !== undefined && (await dialect()).kind === 'flowise') {
+      if (chatflowId !== undefined && d.kind === 'flowise') {
         keep = new Set<string>();
-        for await (const record of core.stream<UpsertHistory>(apiPath)) keep.add(record.id);
+        for await (const record of plannedStream(core, apiPath, ofChatflow(d, chatflowId, d.upsertHistoryList({})))) keep.add(record.id);
         apiPath = '/upsert-history';
       }
       let affected = 0;
       for (let i = 0; i < ids.length; i += MAX_IDS) {
         const batch = ids.slice(i, i + MAX_IDS).filter((id) => !keep || keep.has(id));
-        if (batch.length) affected += await patch(apiPath, batch);
+        if (batch.length) affected += await patch(d, apiPath, batch);
       }
       return { affected };
     },

@@ -1,12 +1,13 @@
-// One meaning on every server: the same `messages` and `feedback` commands against our service and
-// against the Flowise fixture (test/helpers/flowise-fixture.ts, which answers as a real Flowise 3.1
-// does, flowise-observed.md section 4) list and delete the same records. Where Flowise cannot delete
+// One meaning on every server: the same `messages`, `feedback` and `upsert-history` commands against
+// our service and against the Flowise fixture as 3.1.2 and as 3.1.4 (test/helpers/flowise-fixture.ts,
+// which answers as those versions do: flowise-observed.md section 4, flowise-versions.md) list and
+// delete the same records. Where Flowise cannot delete
 // exactly what the listing shows, the CLI refuses (exit 2) and deletes nothing.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
-import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { CHATFLOW_A, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const at = (date: string) => `${date}.000Z`;
@@ -27,6 +28,8 @@ const RATINGS = [
 
 interface Target {
   name: string;
+  /** The Flowise fixture behind it, if it is one. */
+  fx?: () => FlowiseFixture;
   url: () => string;
   env: () => Record<string, string>;
   /** A new chatflow holding MESSAGES and RATINGS. */
@@ -41,6 +44,18 @@ const own = (flow: string) => ({
 
 let ours: TestServer;
 let fx: FlowiseFixture;
+let fx4: FlowiseFixture;
+
+const flowise = (name: string, fixture: () => FlowiseFixture): Target => ({
+  name,
+  fx: fixture,
+  url: () => fixture().url,
+  env: () => ({ CHATFLOW_API_KEY: fixture().apiKey }),
+  async seed(flow) {
+    const { messages, ratings } = own(flow);
+    fixture().seed(flow, { messages, feedback: ratings });
+  },
+});
 
 const targets: Target[] = [
   {
@@ -55,23 +70,16 @@ const targets: Target[] = [
       expect(f.body, f.text).toEqual({ affected: ratings.length });
     },
   },
-  {
-    name: 'Flowise',
-    url: () => fx.url,
-    env: () => ({ CHATFLOW_API_KEY: fx.apiKey }),
-    async seed(flow) {
-      const { messages, ratings } = own(flow);
-      fx.seed(flow, { messages, feedback: ratings });
-    },
-  },
+  flowise('Flowise 3.1.2', () => fx),
+  flowise('Flowise 3.1.4', () => fx4),
 ];
 
 beforeAll(async () => {
-  [ours, fx] = await Promise.all([startTestServer(), startFlowiseFixture()]);
+  [ours, fx, fx4] = await Promise.all([startTestServer(), startFlowiseFixture(), startFlowiseFixture({ version: '3.1.4' })]);
   await Promise.all(targets.map((t) => t.seed('parity')));
 });
 afterAll(async () => {
-  await Promise.all([ours?.dispose(), fx?.close()]);
+  await Promise.all([ours?.dispose(), fx?.close(), fx4?.close()]);
 });
 
 const LISTS: [string, string[], string[]][] = [
@@ -135,12 +143,32 @@ describe.each(targets)('against $name', (target) => {
   it('the chat types of Flowise 3.1.3+ in any case, sent as the server spells them; one that cannot match is refused', async () => {
     const flow = 'chat-types';
     const typed = ['MCP', 'SCHEDULED', 'WEBHOOK'].map((chatType, i) => ({ ...MESSAGES[i]!, id: `${flow}.t${i}`, chatType }));
-    if (target.name === 'Flowise') fx.seed(flow, { messages: typed });
+    if (target.fx) target.fx().seed(flow, { messages: typed });
     else expect((await call('POST', `${ours.api}/chatmessage/${flow}`, typed)).status).toBeLessThan(300);
     expect(await ids(['messages', 'list', flow, '--chat-type', 'mcp', '--chat-type', 'Webhook'])).toEqual(['t0', 't2']);
     const r = await cli(['messages', 'list', flow, '--chat-type', 'mcp2']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^chatflow[^:]*: invalid --chat-type "mcp2": use INTERNAL, EXTERNAL, EVALUATION, MCP, SCHEDULED or WEBHOOK/);
+  });
+
+  it('upsert-history list of a chatflow the server does not know: an empty list, exit 0', async () => {
+    for (const flow of ['9e6a1f55-0000-4000-8000-000000000001', 'no-such-flow']) {
+      const r = await cli(['upsert-history', 'list', flow, '-o', 'json']);
+      expect([r.exitCode, JSON.parse(r.stdout), r.stderr]).toEqual([0, [], expect.any(String)]);
+    }
+  });
+
+  it('upsert-history delete: what exists is deleted, each missing id reported by its id (exit 3)', async () => {
+    const flow = 'history';
+    const records = ['1', '2'].map((n) => ({ id: `${n}aaaaaaa-0000-4000-8000-00000000000${n}`, result: { numAdded: Number(n) }, flowData: {}, date: `2026-01-0${n}T00:00:00.000Z` }));
+    if (target.fx) target.fx().seed(flow, { messages: [], upserts: records.map((u) => ({ ...u, result: JSON.stringify(u.result), flowData: '{}' })) });
+    else expect((await call('POST', `${ours.api}/upsert-history/${flow}`, records)).status).toBeLessThan(300);
+    const missing = '3aaaaaaa-0000-4000-8000-000000000003';
+    const r = await cli(['upsert-history', 'delete', records[0]!.id, missing, '--yes']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain(`deleted upsert history record ${records[0]!.id}`);
+    expect(r.stderr).toContain(`upsert history record ${missing} not found`);
+    expect(await ids(['upsert-history', 'list', flow])).toEqual([records[1]!.id]);
   });
 
   it('an unreadable date is exit 2 naming the flag', async () => {
@@ -154,7 +182,7 @@ describe.each(targets)('against $name', (target) => {
     await target.seed(flow);
     const before = await ids(['messages', 'list', flow]);
     const rated = await ids(['feedback', 'list', flow]);
-    if (flowiseRefuses && target.name === 'Flowise') {
+    if (flowiseRefuses && target.fx) {
       const r = await cli(['messages', 'delete', flow, ...flags, '--yes']);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/^chatflow: this delete would also remove 1 rating of messages it keeps/);
@@ -197,8 +225,34 @@ describe('where Flowise cannot delete exactly what the listing shows, the CLI re
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       method: 'DELETE',
-      path: '/api/v1/chatmessage/dry',
+      path: `/api/v1/chatmessage/${fx.idOf('dry')}`,
       query: { chatId: 'c2', startDate: '2026-02-15T12:00:02.999Z', endDate: '9999-12-31T23:59:59.999Z' },
     });
+  });
+});
+
+describe('PostgreSQL behind Flowise: bad input never reaches the database', () => {
+  let pgfx: FlowiseFixture;
+  beforeAll(async () => {
+    pgfx = await startFlowiseFixture({ postgres: true });
+  });
+  afterAll(() => pgfx?.close());
+  const cli = (args: string[]) => runCli(args, { url: pgfx.url, env: { CHATFLOW_API_KEY: pgfx.apiKey } });
+
+  it.each([
+    ['messages', 'No messages found.'],
+    ['feedback', 'No feedback found.'],
+    ['upsert-history', 'No upsert history records found.'],
+  ])('%s list of a name that is no chatflow: empty, exit 0, as on every server; never sent', async (group, says) => {
+    const r = await cli([group, 'list', 'demo-thing', '-o', 'json']);
+    expect([r.exitCode, JSON.parse(r.stdout)]).toEqual([0, []]);
+    expect(r.stderr).toContain(says);
+    expect(pgfx.requests.filter((q) => q.url.includes('demo-thing'))).toEqual([]);
+  });
+
+  it('an unreadable date is refused before it is sent (exit 2)', async () => {
+    const r = await cli(['feedback', 'list', CHATFLOW_A, '--start-date', 'garbage', '--end-date', 'garbage']);
+    expect(r.exitCode).toBe(2);
+    expect(pgfx.requests.filter((q) => q.url.includes('garbage'))).toEqual([]);
   });
 });

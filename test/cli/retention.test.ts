@@ -138,7 +138,7 @@ describe('a rating of a kept message is never lost', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('would also remove 1 rating of messages it keeps');
     expect(r.stderr).toContain('lz-b-cz (1 rated message kept)');
-    expect(r.stderr).toContain("'chatflow messages delete lz-b --chat-id lz-b-cz'");
+    expect(r.stderr).toContain(`'chatflow messages delete ${fx.idOf('lz-b')} --chat-id lz-b-cz'`);
     expect(fx.requests.filter((q) => q.method === 'DELETE').length).toBe(before);
     expect(await listed(flowise, 'feedback', 'lz-b')).toEqual(['lz-b-o2', 'lz-b-z4']);
     // The whole chat: its rating goes with it, and the other chat's stays.
@@ -166,7 +166,7 @@ describe('messages prune against Flowise', () => {
   it('one exact delete per chatflow, by name; the message at the cut-off stays; idempotent', async () => {
     const r = await cli(['messages', 'prune', '--older-than', CUTOFF, '--chatflow', 'fx-a', '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ chatflowId: 'fx-a', name: 'fx-a', messages: 2 }]);
+    expect(JSON.parse(r.stdout)).toEqual([{ chatflowId: fx.idOf('fx-a'), name: 'fx-a', messages: 2 }]);
     expect(await ids('fx-a')).toEqual(['fx-a-at', 'fx-a-new']);
     expect(await ids('fx-b')).toHaveLength(4);
     const deletes = fx.requests.filter((q) => q.method === 'DELETE');
@@ -232,9 +232,9 @@ describe('privacy against Flowise', () => {
   it('erase by session id: one exact delete by chat id per chat, across chatflows', async () => {
     const r = await cli(['privacy', 'erase', '--session-id', 'fp-b-s-ana', '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).chats).toEqual([{ chatflowId: 'fp-b', chatId: 'fp-b-ana', messages: 2, feedback: 0 }]);
+    expect(JSON.parse(r.stdout).chats).toEqual([{ chatflowId: fx.idOf('fp-b'), chatId: 'fp-b-ana', messages: 2, feedback: 0 }]);
     const deletes = fx.requests.filter((q) => q.method === 'DELETE').map((q) => q.url);
-    expect(deletes).toEqual([expect.stringContaining('/chatmessage/fp-b?chatId=fp-b-ana')]);
+    expect(deletes).toEqual([expect.stringContaining(`/chatmessage/${fx.idOf('fp-b')}?chatId=fp-b-ana`)]);
     const left = await cli(['privacy', 'find', '--lead-email', 'ANA@example.com', '-o', 'json']);
     expect((JSON.parse(left.stdout) as { chatId: string }[]).map((c) => c.chatId)).toEqual(['fp-a-ana']);
   });

@@ -14,12 +14,20 @@
 // page/limit ignored otherwise; only the exact `DESC` descending; chatType case-sensitive; 500
 // "Unauthorized access" from GET /chatmessage for a chatflow it does not know.
 //
+// Versions (flowise-versions.md): `startFlowiseFixture({ version: '3.1.4' })` answers as 3.1.3+ does
+// where they differ: GET /upsert-history of an unknown chatflow 404, of a non-UUID 400, and a PATCH
+// naming an unknown id 404 deleting nothing of the batch. Every version: a DELETE of messages takes
+// every feedback of each chat it touches; session pages (`feedback=…&page&limit`) come in the order
+// of each session's last message (`ORDER BY MAX(createdDate)`) and leave out messages without a
+// session; `msPerRow` models the cost of an answer (its first byte only once the whole list is built).
+//
 // Test controls (not Flowise behaviour): `failNext(path, status, count)` makes the next requests to a
 // path answer that status; any path below `/api/v1/__hang` never answers; `requests` logs every
-// request received; `seed(chatflowId, data)` adds a chatflow with messages and feedback, as the
-// observed server was filled by SQL inserts.
+// request received; `seed(name, data)` adds a chatflow with messages and feedback, as the observed
+// server was filled by SQL inserts (its id a UUID made from the name, as Flowise's ids are UUIDs:
+// `idOf(name)`).
 import http from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 export const CHATFLOW_A = 'f5c2165a-0a38-40a9-bfa2-6cd73fbb65a2';
@@ -35,6 +43,27 @@ export interface FixtureRequest {
 /** A message or feedback row to seed: `createdDate` an ISO instant; `ms` stores it with milliseconds. */
 export type SeedRow = Record<string, unknown> & { id: string; createdDate: string; ms?: boolean };
 
+export interface FixtureOptions {
+  /** The Flowise version answered by GET /version and followed where versions differ; default 3.1.2. */
+  version?: string;
+  /** Milliseconds an answered row of GET /chatmessage costs before the first byte (0: none). */
+  msPerRow?: number;
+  /**
+   * PostgreSQL behind it (flowise-versions.md 4): a chatflow id that is no UUID, or a date it cannot
+   * read, reaches the database and is a 500 `invalid input syntax for type …`.
+   */
+  postgres?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A seeded chatflow's id: the name when it is a UUID, else a UUID made from it. */
+export function fixtureChatflowId(name: string): string {
+  if (UUID.test(name)) return name;
+  const h = createHash('sha1').update(name).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 export interface FlowiseFixture {
   /** Server root, e.g. `http://127.0.0.1:40123` (no /api/v1). */
   url: string;
@@ -44,7 +73,9 @@ export interface FlowiseFixture {
   readOnlyKey: string;
   requests: FixtureRequest[];
   failNext(path: string, status: number, count?: number): void;
-  seed(chatflowId: string, data: { messages: SeedRow[]; feedback?: SeedRow[] }): void;
+  /** Adds chatflow `name` (made if new; its id `idOf(name)`) with messages and feedback. */
+  seed(name: string, data: { messages: SeedRow[]; feedback?: SeedRow[]; upserts?: Row[] }): void;
+  idOf(name: string): string;
   close(): Promise<void>;
 }
 
@@ -141,6 +172,8 @@ function seed() {
 }
 
 class Reply {
+  /** Rows of a list answered (its cost, with msPerRow). */
+  rows = 0;
   constructor(
     readonly status: number,
     readonly body: string,
@@ -154,7 +187,14 @@ const deleted = (affected: number) => json({ raw: [], affected });
 
 const nowIso = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
 
-export async function startFlowiseFixture(): Promise<FlowiseFixture> {
+/** 3.1.3 or later (where the versions differ). */
+const newer = (version: string) => {
+  const [a = 0, b = 0, c = 0] = version.split('.').map(Number);
+  return a * 1e6 + b * 1e3 + c >= 3_001_003;
+};
+
+export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<FlowiseFixture> {
+  const version = opts.version ?? '3.1.2';
   const apiKey = `fx-full-${randomUUID()}`;
   const readOnlyKey = `fx-ro-${randomUUID()}`;
   const db = seed();
@@ -168,7 +208,7 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
     const readOnly = key === readOnlyKey;
 
     if (resource === 'ping' && method === 'GET') return new Reply(200, 'pong', 'text/html; charset=utf-8');
-    if (resource === 'version' && method === 'GET') return json({ version: '3.1.2' });
+    if (resource === 'version' && method === 'GET') return json({ version });
 
     if (resource === 'variables') {
       if (readOnly && method !== 'GET') return json({ message: 'Forbidden' }, 403);
@@ -295,6 +335,13 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
       }
     }
 
+    if (opts.postgres && (resource === 'chatmessage' || resource === 'feedback' || resource === 'upsert-history') && method === 'GET' && id !== undefined) {
+      if (!UUID.test(id)) return flowiseError(500, `Error: chatMessagesService.getAllChatMessages - invalid input syntax for type uuid: "${id}"`);
+      for (const k of ['startDate', 'endDate']) {
+        if (q.get(k) && Number.isNaN(new Date(q.get(k)!).getTime())) return flowiseError(500, 'invalid input syntax for type timestamp: "0NaN-NaN-NaNTNaN:NaN:NaN.NaN+NaN:NaN"');
+      }
+    }
+
     if (resource === 'chatmessage' && (method === 'GET' || method === 'DELETE')) {
       if (id === undefined) {
         const fn = method === 'GET' ? 'chatMessageController.getAllChatMessages' : 'chatMessagesController.removeAllChatMessages';
@@ -353,17 +400,26 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
         const page = Number.parseInt(q.get('page') ?? '', 10);
         const limit = Number.parseInt(q.get('limit') ?? '', 10);
         if (page > 0 && limit > 0) {
-          // Pages of sessions, not of messages.
-          const sessions = [...new Set(rows.map((m) => m.sessionId))].slice((page - 1) * limit, page * limit);
-          rows = rows.filter((m) => sessions.includes(m.sessionId));
+          // Pages of sessions, not of messages: grouped by sessionId (NULL a group of its own) in the
+          // order of each group's last message; its messages then by `sessionId IN (…)`, which never
+          // matches NULL.
+          const last = new Map<unknown, string>();
+          for (const m of rows) last.set(m.sessionId ?? null, String(m.createdDate));
+          const groups = [...last.entries()].sort((x, y) => (q.get('order') === 'DESC' ? -1 : 1) * x[1].localeCompare(y[1]));
+          const sessions = new Set(groups.slice((page - 1) * limit, page * limit).map(([id]) => id));
+          rows = rows.filter((m) => m.sessionId != null && sessions.has(m.sessionId));
         }
         rows = rows.map((m) => ({ ...m, feedback: feedbackOf(m) && out(feedbackOf(m)!) }));
       }
       if (q.get('order') === 'DESC') rows.reverse();
-      return json(rows.map(out));
+      return Object.assign(json(rows.map(out)), { rows: rows.length });
     }
 
     if (resource === 'upsert-history') {
+      if (method === 'GET' && id !== undefined && newer(version)) {
+        if (!UUID.test(id)) return flowiseError(400, 'Error: upsertHistoryController.getAllUpsertHistory - Invalid Chatflow ID');
+        if (!db.chatflows.some((c) => c.id === id)) return flowiseError(404, `Error: upsertHistoryServices.getAllUpsertHistory - Chatflow ${id} not found in the database!`);
+      }
       if (method === 'GET') {
         const rows = db.upserts
           .filter((u) => id === undefined || u.chatflowid === id)
@@ -376,7 +432,14 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
       }
       if (method === 'PATCH' && id === undefined) {
         const ids = typeof b.ids === 'string' ? [b.ids] : Array.isArray(b.ids) ? (b.ids as string[]) : [];
-        if (ids.length === 0) return flowiseError(500, 'Error: upsertHistoryServices.patchDeleteUpsertHistory - Empty criteria(s) are not allowed for the delete method.');
+        if (ids.length === 0) {
+          return newer(version)
+            ? flowiseError(400, 'Error: upsertHistoryController.patchDeleteUpsertHistory - ids are required!')
+            : flowiseError(500, 'Error: upsertHistoryServices.patchDeleteUpsertHistory - Empty criteria(s) are not allowed for the delete method.');
+        }
+        if (newer(version) && !ids.every((i) => db.upserts.some((u) => u.id === i))) {
+          return flowiseError(404, 'Error: upsertHistoryServices.patchDeleteUpsertHistory - one or more upsert history records were not found!');
+        }
         const before = db.upserts.length;
         db.upserts = db.upserts.filter((u) => !ids.includes(String(u.id)));
         return deleted(before - db.upserts.length);
@@ -422,7 +485,10 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
         }
       }
       try {
-        send(route(method, url.pathname, url.searchParams, body, key));
+        const reply = route(method, url.pathname, url.searchParams, body, key);
+        const cost = reply.rows * (opts.msPerRow ?? 0);
+        if (cost >= 1) setTimeout(() => send(reply), cost);
+        else send(reply);
       } catch (err) {
         send(flowiseError(500, (err as Error).message));
       }
@@ -439,13 +505,16 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
     failNext(path, status, count = 1) {
       failures.set(path, { status, count });
     },
-    seed(chatflowId, data) {
-      if (!db.chatflows.some((c) => c.id === chatflowId)) db.chatflows.push({ ...db.chatflows[0]!, id: chatflowId, name: chatflowId });
+    idOf: fixtureChatflowId,
+    seed(name, data) {
+      const chatflowId = fixtureChatflowId(name);
+      if (!db.chatflows.some((c) => c.id === chatflowId)) db.chatflows.push({ ...db.chatflows[0]!, id: chatflowId, name });
       const row = ({ ms, ...r }: SeedRow): Row => ({ ...r, createdDate: stored(r.createdDate, ms) });
       for (const m of data.messages) {
         db.messages.push({ role: 'userMessage', content: '', chatType: 'INTERNAL', memoryType: null, sessionId: null, sourceDocuments: null, usedTools: null, execution: null, ...row(m), chatflowid: chatflowId });
       }
       for (const f of data.feedback ?? []) db.feedback.push({ content: null, ...row(f), chatflowid: chatflowId });
+      for (const u of data.upserts ?? []) db.upserts.push({ result: '{}', flowData: '{}', ...u, chatflowid: chatflowId });
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -23,7 +23,7 @@ export const upsertHistory: CommandDef = {
     {
       name: 'delete',
       aliases: ['rm'],
-      summary: 'delete upsert history records (a soft delete: kept, never listed again)',
+      summary: 'delete upsert history records (our service keeps them, never listed again; Flowise removes them)',
       args: [{ name: '<id...>', help: 'record ids (each is tried; exit 3 if any was not found)', values: live('upsert-history') }],
       flags: [...DATA, { flags: '--chatflow <id>', help: 'only records of this chatflow', values: CHATFLOW }, ...mutation({ destructive: true })],
       examples: ['chatflow upsert-history delete 0b1c… 4d5e… --yes'],

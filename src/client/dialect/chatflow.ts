@@ -5,6 +5,9 @@ import type { Dialect } from './types.js';
 export const chatflowDialect: Dialect = {
   kind: 'chatflow',
   deleteTakesChatFeedback: false,
+  noSuchChatflow: () => false,
+  upsertHistoryDelete: 'soft',
+  upsertDeleteAllOrNothing: false,
   messageList: (q) => ({ query: defined({ ...q, feedback: flag(q.feedback) }), clientPages: false }),
   messageDelete: (q) => {
     const { hardDelete, ...filters } = q;

@@ -10,7 +10,12 @@
 // - `page`/`limit` are ignored (messages without feedback, feedback) or page by session (messages
 //   with feedback): the client pages the stream.
 // - an unknown chatflow (or one outside the key's workspace) is a 500 "Unauthorized access" on
-//   GET /chatmessage: an empty list, as on our service, where a chatflow is just an id.
+//   GET /chatmessage: an empty list, as on our service, where a chatflow is just an id. A chatflow
+//   id that is no UUID is never sent: Flowise makes only UUIDs, and on PostgreSQL such an id is a
+//   500 "invalid input syntax for type uuid" (flowise-versions.md 4).
+// Versions (flowise-versions.md 3): 3.1.3+ answers GET /upsert-history of an unknown chatflow 404
+// and of a non-UUID 400 (an empty list, as 3.1.2 and our service answer), and a PATCH naming one
+// unknown id 404, deleting nothing of its batch. An unknown version is taken as the newest.
 import type { ChatMessage } from '../../schema/resources.js';
 import { dateRange, millis } from '../dates.js';
 import { ChatflowError } from '../errors.js';
@@ -39,69 +44,91 @@ function dates(q: { startDate?: string | undefined; endDate?: string | undefined
 const both = <T>(a: ((x: T) => boolean) | undefined, b: ((x: T) => boolean) | undefined) => (a && b ? (x: T) => a(x) && b(x) : (a ?? b));
 
 const unknownChatflow = (err: ChatflowError) => err.status === 500 && /unauthori[sz]ed access/i.test(err.message);
+/** 3.1.3+: GET /upsert-history of a chatflow it does not know (404), or of a non-UUID (400). */
+const unknownHistory = (err: ChatflowError) =>
+  (err.status === 404 && /not found in the database/i.test(err.message)) || (err.status === 400 && /invalid chatflow id/i.test(err.message));
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `version` (`3.1.4`) is at least `min`; an unknown or unreadable version counts as the newest. */
+export function atLeast(version: string | undefined, min: readonly [number, number, number]): boolean {
+  const m = version && /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!m) return true;
+  for (let i = 0; i < 3; i++) if (Number(m[i + 1]) !== min[i]) return Number(m[i + 1]) > min[i]!;
+  return true;
+}
 
 /** `code` lets a caller (the CLI) say it in its own words. */
 const refuse = (why: string, code: string) => new ChatflowError('refused', why, { code });
 
-export const flowiseDialect: Dialect = {
-  kind: 'flowise',
-  deleteTakesChatFeedback: true,
-  messageList: (q) => {
-    const { page: _page, limit: _limit, startDate: _s, endDate: _e, feedback, feedbackType, ...rest } = q;
-    const d = dates(q, 'createdDate', false);
-    const rated = flag(feedback) || feedbackType !== undefined;
-    const hasFeedback = rated
-      ? (m: ChatMessage) => m.feedback != null && (feedbackType === undefined || m.feedback.rating === feedbackType)
-      : undefined;
-    return {
-      query: defined({ ...rest, ...d.query, ...(rated ? { feedback: true, feedbackType } : {}) }),
-      keep: both<ChatMessage>(d.inRange, hasFeedback),
-      clientPages: true,
-      emptyOn: unknownChatflow,
-    };
-  },
-  messageDelete: (q) => {
-    const { hardDelete, feedbackType, ...filters } = q;
-    if (feedbackType !== undefined) {
-      throw refuse(
-        "Flowise's delete by rating also removes the question before each rated answer: list the rated messages " +
-          'and delete them by chat id and date instead',
-        'DELETE_BY_RATING',
-      );
-    }
-    if (filters.memoryType !== undefined && filters.chatId === undefined) {
-      throw refuse("Flowise's delete ignores the memory type unless a chat id is given: give the chat id too", 'DELETE_MEMORY_TYPE_ALONE');
-    }
-    // With chatId, Flowise applies dates only as a pair; its listing reads them the same way.
-    const d = dates(filters, 'createdDate', true);
-    const { startDate: _s, endDate: _e, ...exact } = filters;
-    const listing = flowiseDialect.messageList(filters);
-    const early = d.early;
-    return {
-      query: defined({ ...exact, ...d.query, hardDelete: flag(hardDelete) }),
-      listing: { ...listing, query: defined({ ...exact, ...d.query }) },
-      ...(early !== undefined
-        ? {
-            // The bound goes out a millisecond early (see above): a message exactly there is not
-            // listed but would be deleted.
-            conflict: (m: ChatMessage) =>
-              millis(m.createdDate) === early
-                ? refuse(
-                    `message ${m.id} at ${m.createdDate}, a millisecond before the start date, would be deleted too ` +
-                      '(Flowise compares dates as text): give the start date a millisecond earlier or later',
-                    'DELETE_START_BOUNDARY',
-                  )
-                : undefined,
-          }
-        : {}),
-    };
-  },
-  feedbackList: ({ sortOrder, order, page: _page, limit: _limit, startDate, endDate, ...rest }) => {
-    const d = dates({ startDate, endDate }, 'createdDate', true);
-    return { query: defined({ ...rest, ...d.query, order: order ?? sortOrder }), keep: d.inRange, clientPages: true };
-  },
-  upsertHistoryList: ({ page: _page, limit: _limit, startDate, endDate, ...rest }) => {
-    const d = dates({ startDate, endDate }, 'date', false);
-    return { query: defined({ ...rest, ...d.query }), keep: d.inRange, clientPages: true };
-  },
+export const flowiseDialect = (version?: string): Dialect => {
+  const newer = atLeast(version, [3, 1, 3]);
+  const dialect: Dialect = {
+    kind: 'flowise',
+    ...(version !== undefined ? { version } : {}),
+    deleteTakesChatFeedback: true,
+    // Only a server that says it is Flowise (its version): another may have other ids.
+    noSuchChatflow: (id) => version !== undefined && !UUID.test(id),
+    upsertHistoryDelete: 'hard',
+    upsertDeleteAllOrNothing: newer,
+    messageList: (q) => {
+      const { page: _page, limit: _limit, startDate: _s, endDate: _e, feedback, feedbackType, ...rest } = q;
+      const d = dates(q, 'createdDate', false);
+      const rated = flag(feedback) || feedbackType !== undefined;
+      const hasFeedback = rated
+        ? (m: ChatMessage) => m.feedback != null && (feedbackType === undefined || m.feedback.rating === feedbackType)
+        : undefined;
+      return {
+        query: defined({ ...rest, ...d.query, ...(rated ? { feedback: true, feedbackType } : {}) }),
+        keep: both<ChatMessage>(d.inRange, hasFeedback),
+        clientPages: true,
+        emptyOn: unknownChatflow,
+      };
+    },
+    messageDelete: (q) => {
+      const { hardDelete, feedbackType, ...filters } = q;
+      if (feedbackType !== undefined) {
+        throw refuse(
+          "Flowise's delete by rating also removes the question before each rated answer: list the rated messages " +
+            'and delete them by chat id and date instead',
+          'DELETE_BY_RATING',
+        );
+      }
+      if (filters.memoryType !== undefined && filters.chatId === undefined) {
+        throw refuse("Flowise's delete ignores the memory type unless a chat id is given: give the chat id too", 'DELETE_MEMORY_TYPE_ALONE');
+      }
+      // With chatId, Flowise applies dates only as a pair; its listing reads them the same way.
+      const d = dates(filters, 'createdDate', true);
+      const { startDate: _s, endDate: _e, ...exact } = filters;
+      const listing = dialect.messageList(filters);
+      const early = d.early;
+      return {
+        query: defined({ ...exact, ...d.query, hardDelete: flag(hardDelete) }),
+        listing: { ...listing, query: defined({ ...exact, ...d.query }) },
+        ...(early !== undefined
+          ? {
+              // The bound goes out a millisecond early (see above): a message exactly there is not
+              // listed but would be deleted.
+              conflict: (m: ChatMessage) =>
+                millis(m.createdDate) === early
+                  ? refuse(
+                      `message ${m.id} at ${m.createdDate}, a millisecond before the start date, would be deleted too ` +
+                        '(Flowise compares dates as text): give the start date a millisecond earlier or later',
+                      'DELETE_START_BOUNDARY',
+                    )
+                  : undefined,
+            }
+          : {}),
+      };
+    },
+    feedbackList: ({ sortOrder, order, page: _page, limit: _limit, startDate, endDate, ...rest }) => {
+      const d = dates({ startDate, endDate }, 'createdDate', true);
+      return { query: defined({ ...rest, ...d.query, order: order ?? sortOrder }), keep: d.inRange, clientPages: true };
+    },
+    upsertHistoryList: ({ page: _page, limit: _limit, startDate, endDate, ...rest }) => {
+      const d = dates({ startDate, endDate }, 'date', false);
+      return { query: defined({ ...rest, ...d.query }), keep: d.inRange, clientPages: true, ...(newer ? { emptyOn: unknownHistory } : {}) };
+    },
+  };
+  return dialect;
 };

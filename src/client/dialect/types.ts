@@ -18,6 +18,8 @@ export interface ListPlan<T> {
   clientPages: boolean;
   /** An error that means "nothing to list" on this server. */
   emptyOn?: (err: ChatflowError) => boolean;
+  /** Nothing to list, known without asking (see Dialect.noSuchChatflow). */
+  none?: boolean;
 }
 
 /** How a messages delete is asked so that it removes exactly what the same filters list. */
@@ -35,6 +37,14 @@ export interface MessageDeleteTranslation {
 
 export interface Dialect {
   readonly kind: ServerKind;
+  /** The version the server reports (Flowise), when known. */
+  readonly version?: string;
+  /** An id no chatflow of this server can have (Flowise's are UUIDs): its lists are empty, unasked. */
+  noSuchChatflow(chatflowId: string): boolean;
+  /** Our service keeps a deleted upsert history record (never listed again); Flowise removes the row. */
+  readonly upsertHistoryDelete: 'soft' | 'hard';
+  /** A PATCH naming one unknown id deletes nothing of its batch (404: Flowise 3.1.3+). */
+  readonly upsertDeleteAllOrNothing: boolean;
   /**
    * The server's messages delete also removes every feedback of each chat it touches, on messages
    * it keeps too (Flowise): the client checks what a delete would take beyond its messages.
