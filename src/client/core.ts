@@ -94,6 +94,8 @@ export interface ListResult<T> {
   items: T[];
   /** From the X-Total-Count header (our service) or Flowise's `{data, total}`, when given. */
   total?: number;
+  /** The total is a lower bound: the list goes on past the page (what more it holds was not read). */
+  atLeast?: boolean;
 }
 
 export type Normalise<T> = (item: unknown) => T;

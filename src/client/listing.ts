@@ -2,7 +2,9 @@
 // the interface means, and paged by the client where the server does not page as the interface does.
 import type { HttpCore, ListResult, Normalise } from './core.js';
 import type { Dialect, ListPlan } from './dialect/index.js';
+import type { ChatMessage } from '../schema/resources.js';
 import { ChatflowError } from './errors.js';
+import { sessionPages } from './session-pages.js';
 
 export interface PageRequest {
   page?: number | undefined;
@@ -12,22 +14,53 @@ export interface PageRequest {
 /** The page size when only `page` is given, as our service takes it. */
 const DEFAULT_LIMIT = 100;
 
+/** How a list is read. */
+export interface ReadOptions {
+  /**
+   * Any order will do (a count, an export, a search): where the server pages otherwise (Flowise's
+   * session pages) its pages are taken as they come, with nothing held back.
+   */
+  anyOrder?: boolean;
+}
+
 /** The records as they arrive (never held), without those the plan drops. */
-export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T> {
-  for await (const batch of plannedBatches(core, apiPath, plan, normalise)) yield* batch;
+export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>, read: ReadOptions = {}): AsyncGenerator<T> {
+  for await (const batch of plannedBatches(core, apiPath, plan, normalise, read)) yield* batch;
 }
 
 /** plannedStream, the records of each chunk received together (see HttpCore.streamBatches). */
-export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T[]> {
+export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>, read: ReadOptions = {}): AsyncGenerator<T[]> {
   if (plan.none) return;
+  let disorder = 0;
+  const source = plan.sessionPages
+    ? (sessionPages(
+        core,
+        apiPath,
+        plan.query,
+        {
+          order: read.anyOrder ? 'any' : String(plan.query.order ?? '').toUpperCase() === 'DESC' ? 'DESC' : 'ASC',
+          feedback: plan.sessionPages.feedback,
+          disorder: (n) => (disorder = n),
+        },
+        (normalise ?? ((x) => x)) as Normalise<ChatMessage>,
+      ) as AsyncGenerator<T[]>)
+    : core.streamBatches(apiPath, plan.query, normalise);
   try {
-    for await (const batch of core.streamBatches(apiPath, plan.query, normalise)) {
+    for await (const batch of source) {
       const kept = plan.keep ? batch.filter(plan.keep) : batch;
       if (kept.length > 0) yield kept;
     }
   } catch (err) {
     if (err instanceof ChatflowError && plan.emptyOn?.(err)) return;
     throw err;
+  }
+  if (disorder > 0) {
+    throw new ChatflowError(
+      'inexact',
+      `${disorder} message${disorder === 1 ? '' : 's'} came out of date order: a chat longer than every chat before it began earlier than what was already listed ` +
+        '(the server pages by chat); list newest first, or one chat at a time, for an exact order',
+      { method: 'GET', path: apiPath },
+    );
   }
 }
 
@@ -57,6 +90,8 @@ export async function plannedList<T>(
   const items: T[] = [];
   let total = 0;
   for await (const item of plannedStream(core, apiPath, plan, normalise)) {
+    // Read by pieces, a page costs what it holds: the total is then only known to be larger.
+    if (plan.sessionPages && paged && items.length === size) return { items, total: total + 1, atLeast: true };
     if (total >= from && items.length < size) items.push(item);
     total++;
   }

@@ -5,7 +5,7 @@ import { type HttpCore, type JsonText, type ListResult, type QueryInput, path } 
 import type { FramedChunk } from './jsonStream.js';
 import type { Dialect } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
-import { type PageRequest, ofChatflow, plannedBatches, plannedList, plannedStream } from './listing.js';
+import { type PageRequest, type ReadOptions, ofChatflow, plannedBatches, plannedList, plannedStream } from './listing.js';
 import type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 
 export type { MessageDeleteQuery, MessageListQuery } from './queries.js';
@@ -105,7 +105,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     let ratings = 0;
     if (d.listing.clientPages || d.listing.keep || d.conflict || guard) {
       const { keep: _keep, ...all } = d.listing;
-      for await (const m of plannedStream(core, apiPath, all, normaliseMessage)) {
+      for await (const m of plannedStream(core, apiPath, all, normaliseMessage, { anyOrder: true })) {
         const conflict = d.conflict?.(m);
         if (conflict) throw conflict;
         if (d.listing.keep && !d.listing.keep(m)) continue;
@@ -138,13 +138,19 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     };
   };
 
-  async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
+  async function* streamTexts(chatflowId: string, query: MessageListQuery = {}, read: ReadOptions = {}): AsyncGenerator<string[]> {
     const plan = await planOf(chatflowId, query);
     if (!plan.keep && !plan.emptyOn && !plan.none) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
-    let chunk: string[] = [];
-    for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage)) {
-      chunk.push(JSON.stringify(m));
-      if (chunk.length >= 1000) yield chunk.splice(0);
+    const chunk: string[] = [];
+    try {
+      for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage, read)) {
+        chunk.push(JSON.stringify(m));
+        if (chunk.length >= 1000) yield chunk.splice(0);
+      }
+    } catch (err) {
+      // What was read is written, also when the list ends in an error (said after it).
+      if (chunk.length) yield chunk.splice(0);
+      throw err;
     }
     if (chunk.length) yield chunk;
   }
@@ -154,12 +160,12 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
       const { page, limit, ...filters } = query;
       return plannedList(core, listPath(chatflowId), await planOf(chatflowId, filters), { page, limit } satisfies PageRequest, normaliseMessage);
     },
-    stream: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage> {
-      yield* plannedStream(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
+    stream: async function* (chatflowId: string, query: MessageListQuery = {}, read: ReadOptions = {}): AsyncGenerator<ChatMessage> {
+      yield* plannedStream(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage, read);
     },
     /** stream, the messages of each chunk received together: for reading a long list at speed. */
-    streamBatches: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage[]> {
-      yield* plannedBatches(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
+    streamBatches: async function* (chatflowId: string, query: MessageListQuery = {}, read: ReadOptions = {}): AsyncGenerator<ChatMessage[]> {
+      yield* plannedBatches(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage, read);
     },
     /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
     streamTexts,
@@ -167,11 +173,11 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
      * The messages' JSON texts as bytes, each between `prefix` and `suffix`, a chunk at a time:
      * the cheapest copy of a list (see HttpCore.streamFramed).
      */
-    streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer): AsyncGenerator<FramedChunk> {
+    streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer, read: ReadOptions = {}): AsyncGenerator<FramedChunk> {
       const plan = await planOf(chatflowId, query);
       if (!plan.keep && !plan.emptyOn && !plan.none) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
       const [head, tail] = [prefix.toString(), suffix.toString()];
-      for await (const texts of streamTexts(chatflowId, query)) {
+      for await (const texts of streamTexts(chatflowId, query, read)) {
         yield { bytes: Buffer.from(texts.map((text) => `${head}${text}${tail}`).join('')), count: texts.length };
       }
     },

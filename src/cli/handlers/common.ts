@@ -87,7 +87,7 @@ export async function printPageOrStream<T extends object>(
   ctx: Context,
   flags: PageFlags,
   source: {
-    page: (page: { page?: number; limit?: number }) => Promise<{ items: T[]; total?: number }>;
+    page: (page: { page?: number; limit?: number }) => Promise<{ items: T[]; total?: number; atLeast?: boolean }>;
     /** The whole list: its records one by one, or a chunk's worth at a time (a long list, faster). */
     stream: () => AsyncIterable<T> | Batches<T>;
   },
@@ -96,9 +96,9 @@ export async function printPageOrStream<T extends object>(
 ): Promise<void> {
   const page = pageFlags(flags);
   if (page.page === undefined && page.limit === undefined) return ctx.printList(source.stream(), what.list, columns);
-  const { items, total } = await source.page(page);
+  const { items, total, atLeast } = await source.page(page);
   await ctx.printList(items, what.list, columns);
-  if (total !== undefined) ctx.out.note(`${plural(total, what.unit)} in all`);
+  if (total !== undefined) ctx.out.note(atLeast ? `${plural(total, what.unit)} or more in all (the server answers a page without counting the rest)` : `${plural(total, what.unit)} in all`);
 }
 
 /**

@@ -41,7 +41,7 @@ function records(client: ChatflowClient, { resource, chatflowId }: Source): Asyn
     case 'assistants':
       return serialised(client.assistants.stream());
     case 'messages':
-      return client.messages.streamTexts(chatflowId!);
+      return client.messages.streamTexts(chatflowId!, {}, { anyOrder: true });
     case 'feedback':
       return serialised(client.feedback.stream(chatflowId!));
     case 'upsert-history':
@@ -57,8 +57,11 @@ async function countOf(client: ChatflowClient, { resource, chatflowId }: Source)
       return (await client.variables.list(page)).total;
     case 'assistants':
       return (await client.assistants.list(page)).total;
-    case 'messages':
-      return (await client.messages.list(chatflowId!, page)).total;
+    case 'messages': {
+      // Where a page costs only what it holds (Flowise), its total is only a lower bound.
+      const { total, atLeast } = await client.messages.list(chatflowId!, page);
+      return atLeast ? undefined : total;
+    }
     case 'feedback':
       return (await client.feedback.list(chatflowId!, page)).total;
     case 'upsert-history':
@@ -86,7 +89,7 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
     let n = 0;
     if (source.resource === 'messages' && !redact) {
       // The bulk: the server's lines copied as bytes into export lines (see HttpCore.streamFramed).
-      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END)) {
+      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END, { anyOrder: true })) {
         if (count > 0) await writer.writeBytes(bytes);
         n += count;
         progress.add(count);

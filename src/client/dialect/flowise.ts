@@ -78,11 +78,15 @@ export const flowiseDialect = (version?: string): Dialect => {
       const hasFeedback = rated
         ? (m: ChatMessage) => m.feedback != null && (feedbackType === undefined || m.feedback.rating === feedbackType)
         : undefined;
+      // A chat or session filter costs what it returns; any other list is read by session pages
+      // (only from a server that says it is Flowise: another may page otherwise).
+      const whole = version !== undefined && rest.chatId === undefined && rest.sessionId === undefined && !('messageId' in rest && rest.messageId !== undefined);
       return {
         query: defined({ ...rest, ...d.query, ...(rated ? { feedback: true, feedbackType } : {}) }),
         keep: both<ChatMessage>(d.inRange, hasFeedback),
         clientPages: true,
         emptyOn: unknownChatflow,
+        ...(whole ? { sessionPages: { feedback: rated } } : {}),
       };
     },
     messageDelete: (q) => {

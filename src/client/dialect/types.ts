@@ -20,6 +20,11 @@ export interface ListPlan<T> {
   emptyOn?: (err: ChatflowError) => boolean;
   /** Nothing to list, known without asking (see Dialect.noSuchChatflow). */
   none?: boolean;
+  /**
+   * A whole chatflow's messages that the server answers only whole but pages by session (Flowise:
+   * ../session-pages.ts); `feedback`: the caller asked for rated messages (each keeps its feedback).
+   */
+  sessionPages?: { feedback: boolean };
 }
 
 /** How a messages delete is asked so that it removes exactly what the same filters list. */
