@@ -142,7 +142,9 @@ describe('chat messages', () => {
   it('lists with repeated chatType and parses array fields held as strings', async () => {
     const { items } = await client.messages.list(CHATFLOW_A, { chatType: ['INTERNAL', 'EXTERNAL'], order: 'desc' });
     expect(items.map((m) => m.content)[0]).toBe('answer (c3)');
-    expect(fx.requests.at(-1)!.url).toBe(`/api/v1/chatmessage/${CHATFLOW_A}?chatType=INTERNAL&chatType=EXTERNAL&order=DESC`);
+    // A whole chatflow is read by session pages (src/client/session-pages.ts), newest first as asked.
+    const first = new URL(fx.requests.find((q) => q.url.startsWith(`/api/v1/chatmessage/${CHATFLOW_A}?`))!.url, 'http://x').searchParams;
+    expect([first.getAll('chatType'), first.get('order'), first.get('feedback'), first.get('page')]).toEqual([['INTERNAL', 'EXTERNAL'], 'DESC', 'true', '1']);
     const b = await collect(client.messages.stream(CHATFLOW_B));
     expect(b[1]!.usedTools).toEqual([{ tool: 'calculator', toolInput: { x: '1+1' }, toolOutput: '2' }]);
     expect(b[1]!.sourceDocuments).toEqual([{ pageContent: 'doc', metadata: {} }]);

@@ -200,6 +200,9 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
   const db = seed();
   const requests: FixtureRequest[] = [];
   const failures = new Map<string, { status: number; count: number }>();
+  /** Bumped by every change of messages or feedback: a kept selection is then stale. */
+  let generation = 0;
+  const selections = new Map<string, { rows: Row[]; groups: unknown[]; bySession: Map<unknown, Row[]> }>();
 
   const route = (method: string, pathname: string, q: URLSearchParams, body: unknown, key: string | undefined): Reply => {
     const parts = pathname.slice('/api/v1/'.length).split('/').map(decodeURIComponent);
@@ -271,6 +274,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         if (b.rating == null) return flowiseError(500, 'Error: feedbackService.createChatMessageFeedbackForChatflow - SQLITE_CONSTRAINT: NOT NULL constraint failed: chat_message_feedback.rating');
         const row = { chatflowid: m.chatflowid, chatId: m.chatId, messageId: m.id, rating: b.rating, content: b.content ?? null, id: randomUUID(), createdDate: stored(nowIso()) };
         db.feedback.push(row);
+        generation++;
         return json(out(row));
       }
       if (method === 'PUT') {
@@ -278,6 +282,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         const row = db.feedback.find((f) => f.id === id);
         if (!row) return flowiseError(404, `Feedback with ID ${id} not found`);
         for (const k of ['rating', 'content'] as const) if (k in b) row[k] = b[k];
+        generation++;
         return json({ status: 'OK' });
       }
     }
@@ -387,28 +392,45 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
           if (ratings) gone = ratedPairs(gone);
         }
         const ids = new Set(gone.map((m) => m.id));
+        generation++;
         db.messages = db.messages.filter((m) => !ids.has(m.id));
         // Every feedback of each chat touched, on kept messages too (`delete({ chatId })`, flowise-versions.md 1).
         const chats = new Set(gone.map((m) => m.chatId));
         db.feedback = db.feedback.filter((f) => !chats.has(f.chatId));
         return deleted(ids.size);
       }
-      let rows = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId')).filter(inRange).sort(byDate);
-      if (q.get('feedback')) {
-        // Any value, even `false`, switches to the feedback query (a Flowise bug).
-        if (ratings) rows = ratedPairs(rows);
-        const page = Number.parseInt(q.get('page') ?? '', 10);
-        const limit = Number.parseInt(q.get('limit') ?? '', 10);
-        if (page > 0 && limit > 0) {
+      const page = Number.parseInt(q.get('page') ?? '', 10);
+      const limit = Number.parseInt(q.get('limit') ?? '', 10);
+      const paged = Boolean(q.get('feedback')) && page > 0 && limit > 0;
+      // The selection and its session groups, kept until the data changes (as a database's indexes
+      // make each page cost what it holds).
+      const key = `${generation} ${id} ${[...q.entries()].filter(([k]) => k !== 'page' && k !== 'limit').join('&')}`;
+      let selection = selections.get(key);
+      if (!selection) {
+        let all = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId')).filter(inRange).sort(byDate);
+        // Any value of `feedback`, even `false`, switches to the feedback query (a Flowise bug).
+        if (q.get('feedback') && ratings) all = ratedPairs(all);
+        selection = { rows: all, groups: [], bySession: new Map() };
+        if (paged) {
           // Pages of sessions, not of messages: grouped by sessionId (NULL a group of its own) in the
           // order of each group's last message; its messages then by `sessionId IN (…)`, which never
           // matches NULL.
           const last = new Map<unknown, string>();
-          for (const m of rows) last.set(m.sessionId ?? null, String(m.createdDate));
-          const groups = [...last.entries()].sort((x, y) => (q.get('order') === 'DESC' ? -1 : 1) * x[1].localeCompare(y[1]));
-          const sessions = new Set(groups.slice((page - 1) * limit, page * limit).map(([id]) => id));
-          rows = rows.filter((m) => m.sessionId != null && sessions.has(m.sessionId));
+          for (const m of all) {
+            last.set(m.sessionId ?? null, String(m.createdDate));
+            if (m.sessionId == null) continue;
+            const own = selection.bySession.get(m.sessionId);
+            if (own) own.push(m);
+            else selection.bySession.set(m.sessionId, [m]);
+          }
+          selection.groups = [...last.entries()].sort((x, y) => (q.get('order') === 'DESC' ? -1 : 1) * x[1].localeCompare(y[1])).map(([g]) => g);
         }
+        selections.clear();
+        selections.set(key, selection);
+      }
+      let rows = selection.rows;
+      if (q.get('feedback')) {
+        if (paged) rows = selection.groups.slice((page - 1) * limit, page * limit).flatMap((g) => selection.bySession.get(g) ?? []).sort(byDate);
         rows = rows.map((m) => ({ ...m, feedback: feedbackOf(m) && out(feedbackOf(m)!) }));
       }
       if (q.get('order') === 'DESC') rows.reverse();
@@ -508,6 +530,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
     idOf: fixtureChatflowId,
     seed(name, data) {
       const chatflowId = fixtureChatflowId(name);
+      generation++;
       if (!db.chatflows.some((c) => c.id === chatflowId)) db.chatflows.push({ ...db.chatflows[0]!, id: chatflowId, name });
       const row = ({ ms, ...r }: SeedRow): Row => ({ ...r, createdDate: stored(r.createdDate, ms) });
       for (const m of data.messages) {
