@@ -25,7 +25,7 @@ const FIRST_SESSIONS = 10;
 /** The most sessions a page asks for (Flowise binds each in an `IN (…)`). */
 const MAX_SESSIONS = 1000;
 /** About how many messages a page aims at once sessions are known. */
-const PAGE_MESSAGES = 5000;
+const PAGE_MESSAGES = 10_000;
 
 export interface SessionPaging {
   /** Date order as asked (`ASC`/`DESC`), or any order (the cheapest: pages as they come). */

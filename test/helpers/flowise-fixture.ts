@@ -38,6 +38,8 @@ export interface FixtureRequest {
   method: string;
   /** Path and query, as received. */
   url: string;
+  /** Rows of a list answered, once it is. */
+  rows?: number;
 }
 
 /** A message or feedback row to seed: `createdDate` an ISO instant; `ms` stores it with milliseconds. */
@@ -72,6 +74,8 @@ export interface FlowiseFixture {
   /** A key with only chatflows:view and variables:view (403 elsewhere). */
   readOnlyKey: string;
   requests: FixtureRequest[];
+  /** The most requests it was answering at once since the last call (then counted afresh). */
+  takeMaxInFlight(): number;
   failNext(path: string, status: number, count?: number): void;
   /** Adds chatflow `name` (made if new; its id `idOf(name)`) with messages and feedback. */
   seed(name: string, data: { messages: SeedRow[]; feedback?: SeedRow[]; upserts?: Row[] }): void;
@@ -474,10 +478,15 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
     return html();
   };
 
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
     const method = req.method ?? 'GET';
-    requests.push({ method, url: url.pathname + url.search });
+    const logged: FixtureRequest = { method, url: url.pathname + url.search };
+    requests.push(logged);
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    res.on('close', () => inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -508,6 +517,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       }
       try {
         const reply = route(method, url.pathname, url.searchParams, body, key);
+        if (reply.rows) logged.rows = reply.rows;
         const cost = reply.rows * (opts.msPerRow ?? 0);
         if (cost >= 1) setTimeout(() => send(reply), cost);
         else send(reply);
@@ -524,6 +534,11 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
     apiKey,
     readOnlyKey,
     requests,
+    takeMaxInFlight() {
+      const most = maxInFlight;
+      maxInFlight = inFlight;
+      return most;
+    },
     failNext(path, status, count = 1) {
       failures.set(path, { status, count });
     },
