@@ -14,7 +14,8 @@
 // - A socket nothing answers on (the service was killed) is removed, and a service started anew.
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { dropJournal, identityAt, identityOf } from '../server/sqlite-file.js';
 import { VERSION } from '../version.js';
 import { cacheDir } from './dirs.js';
 // (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:
@@ -49,6 +50,8 @@ export interface ServiceInfo {
   database: string;
   idleSeconds: number;
   started: string;
+  /** The file it serves by what it is (its real path, identity, and its journal's): see settleFile. */
+  file?: { path: string; identity: string; journal: { wal?: string; shm?: string } };
 }
 
 /** Whether commands may use (and start) a local service: not on Windows, not in CI, not when told. */
@@ -84,9 +87,7 @@ export function serviceFiles(dbPath: string, env: NodeJS.ProcessEnv = process.en
   let identity: string;
   try {
     real = realpathSync(dbPath);
-    const st = statSync(real);
-    // (An inode number is reused at once by a file made after one removed: its birth time differs.)
-    identity = `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+    identity = identityOf(statSync(real));
   } catch {
     return undefined;
   }
@@ -271,6 +272,57 @@ export async function listServices(env: NodeJS.ProcessEnv = process.env): Promis
   return found;
 }
 
+/**
+ * Before this process opens the database at `dbPath` itself: a local service may still hold the
+ * file that was at that path (removed or renamed over since), its journal beside the path, where
+ * SQLite would apply it to the file there now. That service is told to stop (it lets its file go
+ * without a close, removing its journal: local-service-main.ts) and waited for; the journal of one
+ * that is gone already (killed) is removed here, if it is still the one it held.
+ */
+export async function settleFile(dbPath: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (process.platform === 'win32') return;
+  const dir = serviceDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return;
+  }
+  if (names.length === 0 || !ownDir(dir)) return;
+  const path = realPath(dbPath);
+  const identity = identityAt(dbPath);
+  for (const name of names) {
+    const info = readInfo(join(dir, name));
+    if (!info?.file || info.file.path !== path || info.file.identity === identity) continue;
+    const socket = join(dir, name.replace(/\.json$/, '.sock'));
+    // (Signalled only while its socket answers: a dead service's pid may be another process's now.)
+    if (ourSocket(socket) && (await answers(socket))) {
+      try {
+        process.kill(info.pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+      for (const until = Date.now() + 5000; alive(info.pid) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+    }
+    dropJournal(path, info.file.journal);
+    removeFile(join(dir, name));
+    if (!alive(info.pid)) removeFile(socket);
+  }
+}
+
+/** The real path of a file, or of the one that would be made there (its directory's real path). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
 function readInfo(path: string): ServiceInfo | undefined {
   try {
     const info = JSON.parse(readFileSync(path, 'utf8')) as ServiceInfo;
@@ -301,12 +353,18 @@ export async function stopService(service: { socket: string; pid: number; runnin
   return !alive(service.pid);
 }
 
-function alive(pid: number): boolean {
+/** Whether the process runs (an exited one its parent has not reaped yet, a zombie, does not). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // (A service's parent is whoever adopted it: reaping may take that one a while.)
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS)
   }
 }
 

@@ -232,7 +232,7 @@ process.on('beforeExit', () => {
         .on('error', reject)
         .end(),
     );
-    expect(refused).toEqual({ status: 503, gone: 'gone' });
+    expect(refused).toEqual({ status: 503, gone: 'removed' });
 
     // A new file at the path (its inode number may well be the old one's): only it answers.
     expect((await runCli(['variables', 'set', 'NEW', '1'], { home })).exitCode).toBe(0);
