@@ -6,7 +6,9 @@
 //
 // Safety, by construction:
 // - The socket lives in a directory of the user's own (mode 0700, checked: owner, mode, not a
-//   link), $XDG_RUNTIME_DIR/chatflow or ~/.cache/chatflow/run; a socket not ours is never used.
+//   link, and every directory above it the user's or root's, sticky where others may write),
+//   $XDG_RUNTIME_DIR/chatflow (only when that directory is the user's, 0700) or
+//   ~/.cache/chatflow/run; a socket not ours is never used.
 // - Its name holds the package version and the database (path and file identity): another version,
 //   another database, or the file replaced, and the name differs, so a command never talks to a
 //   service of another version or database (that one idles out, or sees its file gone and exits).
@@ -64,18 +66,38 @@ function serviceWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 
 const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
-/** The directory of the user's services (not created). */
+/**
+ * The directory of the user's services (not created): in XDG_RUNTIME_DIR only when that is the
+ * user's own directory, closed to others (as systemd makes it), else below the cache directory.
+ */
 export function serviceDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) return join(env.XDG_RUNTIME_DIR, 'chatflow');
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime) && typeof process.getuid === 'function') {
+    const st = statSync(runtime, { throwIfNoEntry: false });
+    if (st?.isDirectory() && st.uid === process.getuid() && (st.mode & 0o077) === 0) return join(runtime, 'chatflow');
+  }
   return join(cacheDir(env), 'run');
 }
 
-/** Makes the directory (0700) and checks it is ours and closed to others; false: do not use it. */
+/**
+ * Makes the directory (0700) and checks it is ours and closed to others, and that no one else can
+ * replace it or any directory above it (each the user's or root's; one others may write to,
+ * sticky, as /tmp: no one else can rename what is in it) between this check and a connect to a
+ * socket in it; false: do not use it.
+ */
 function ownDir(dir: string): boolean {
   try {
+    const uid = process.getuid!();
+    // (The directories above first: none is made inside another user's.)
+    mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
+    for (let above = realpathSync(dirname(dir)); ; above = dirname(above)) {
+      const up = statSync(above);
+      if ((up.uid !== uid && up.uid !== 0) || ((up.mode & 0o022) !== 0 && (up.mode & 0o1000) === 0)) return false;
+      if (above === dirname(above)) break;
+    }
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
-    return st.isDirectory() && st.uid === process.getuid!() && (st.mode & 0o077) === 0;
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0;
   } catch {
     return false;
   }

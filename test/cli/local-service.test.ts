@@ -219,6 +219,38 @@ process.on('beforeExit', () => {
     expect(readdirSync(files.dir).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 
+  it('a run directory others may write to, or another user\'s, is never used: XDG_RUNTIME_DIR without the sticky bit, a shared cache home', async () => {
+    // An XDG_RUNTIME_DIR anyone may write to (no sticky bit: anyone could swap its chatflow
+    // directory between a check and a connect): the service lives below the cache home instead.
+    const home = createHome();
+    const runtime = join(home.dir, 'runtime');
+    mkdirSync(runtime);
+    chmodSync(runtime, 0o777);
+    const env = { ...SERVICE, XDG_RUNTIME_DIR: runtime };
+    expect((await runCli(['variables', 'set', 'MINE', '1'], { home, env })).exitCode).toBe(0);
+    const files = filesOf(home, env);
+    expect(files.dir).toBe(join(home.cacheDir, 'chatflow', 'run'));
+    await waitFor('the local service', () => existsSync(files.info));
+    started.add(infoOf(files).pid);
+    expect(existsSync(join(runtime, 'chatflow'))).toBe(false);
+    await stopped(home, infoOf(files).pid, env);
+
+    // A cache home every user may write to (sticky), where another user made chatflow/: nothing of
+    // this user's goes there, and every command answers in its own process.
+    if (process.getuid?.() === 0) {
+      const shared = createHome();
+      chmodSync(shared.cacheDir, 0o1777);
+      mkdirSync(join(shared.cacheDir, 'chatflow'), { mode: 0o755 });
+      chownSync(join(shared.cacheDir, 'chatflow'), 65534, 65534);
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli(['variables', 'set', `MINE${i}`, '1', '--debug'], { home: shared, env: SERVICE });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stderr).toContain('embedded service in this process');
+      }
+      expect(readdirSync(join(shared.cacheDir, 'chatflow'))).toEqual([]);
+    }
+  });
+
   it('another database or another version has a service of its own: a removed or replaced file is never answered by the old one', async () => {
     const { home, files, pid } = await running();
     expect(files.socket.split('/').pop()).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}\\.sock$`));
