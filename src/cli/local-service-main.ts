@@ -90,6 +90,13 @@ function watch(running: RunningServer, ino: number, held: HeldFile): void {
   const app = server.listeners('request') as ((req: unknown, res: unknown) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req, res) => {
+    // A request that comes while it exits (idle, stopped) is refused untouched too, rather than
+    // by the app's 503: the command then answers it in its own process.
+    if (stopping) {
+      res.writeHead(503, { [GONE_HEADER]: 'stopping', connection: 'close', 'content-type': 'application/json' });
+      res.end('{"message":"this local service is exiting"}');
+      return;
+    }
     const gone = held.gone();
     if (gone) {
       if (gone !== 'linked') {

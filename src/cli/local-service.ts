@@ -279,6 +279,30 @@ export function startFiles(env: NodeJS.ProcessEnv = process.env): string[] {
   }
 }
 
+/**
+ * Removes what gone services left in the directory: a name a service was taking (`.sock.<pid>`,
+ * `.json.<pid>`: it died before the rename) and start files, once their process is no longer
+ * there (a start file names its starter, or the service that could not start, with the reason).
+ */
+export function sweep(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = serviceDir(env);
+  if (!ownDir(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    const aside = /\.(?:sock|json)\.(\d+)$/.exec(name);
+    let pid: number | undefined;
+    if (aside) pid = Number(aside[1]);
+    else if (name.endsWith('.start')) {
+      try {
+        pid = Number(/^\d+/.exec(readFileSync(file, 'utf8'))?.[0] ?? 0);
+      } catch {
+        continue;
+      }
+    } else continue;
+    if (!pid || !alive(pid)) removeFile(file);
+  }
+}
+
 /** The running services of this user (any version or database), with their files. */
 export async function listServices(env: NodeJS.ProcessEnv = process.env): Promise<(ServiceInfo & { socket: string; running: boolean })[]> {
   const dir = serviceDir(env);

@@ -329,6 +329,33 @@ process.on('beforeExit', () => {
     }
   });
 
+  it('a relative CHATFLOW_DB is the file below the working directory, served as any other', async () => {
+    const home = createHome();
+    const env = cliEnv({ home, env: { ...SERVICE, CHATFLOW_DB: 'rel.db' } });
+    const cli = (args: string[]) => execa(process.execPath, [BIN, ...args], { reject: false, extendEnv: false, env, cwd: home.dir });
+    expect((await cli(['variables', 'set', 'REL', '1'])).exitCode).toBe(0);
+    const files = serviceFiles(join(home.dir, 'rel.db'), env as NodeJS.ProcessEnv)!;
+    await waitFor('the local service', () => existsSync(files.info));
+    started.add(infoOf(files).pid);
+    expect(infoOf(files).database).toBe(join(home.dir, 'rel.db'));
+    expect(existsSync(files.start)).toBe(false);
+    const listed = await cli(['variables', 'list', '-o', 'json', '--debug']);
+    expect(listed.stderr).toContain(`over ${files.socket}`);
+    expect(names(listed.stdout)).toEqual(['REL']);
+    await stopped(home, infoOf(files).pid, { CHATFLOW_DB: join(home.dir, 'rel.db') });
+  });
+
+  it('service stop --all leaves nothing of gone services: names being taken, start files', async () => {
+    const { home, files, pid } = await running();
+    const dead = 2 ** 22 + 1; // (above Linux's default pid_max: no process has it)
+    const strays = [`${files.socket}.${dead}`, `${files.info}.${dead}`, join(files.dir, `${VERSION}-0000000000000000.start`)];
+    for (const stray of strays) writeFileSync(stray, `${dead}: could not start\n`);
+    const r = await runCli(['service', 'stop', '--all'], { home, env: SERVICE });
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitFor(`service ${pid} to exit`, () => !alive(pid), 10_000);
+    expect(readdirSync(files.dir)).toEqual([]);
+  });
+
   it('exits when idle; none starts in CI or with CHATFLOW_NO_SERVICE=1', async () => {
     const { pid } = await running({ CHATFLOW_SERVICE_IDLE: '1' });
     await waitFor(`service ${pid} to idle out`, () => !alive(pid));
