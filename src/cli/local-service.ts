@@ -343,16 +343,20 @@ export async function settleFile(dbPath: string, env: NodeJS.ProcessEnv = proces
     const socket = join(dir, name.replace(/\.json$/, '.sock'));
     // (Signalled only while its socket answers: a dead service's pid may be another process's now.)
     if (ourSocket(socket) && (await answers(socket))) {
+      // It looks at its file itself (by the file it holds): one no longer at the path, it lets go
+      // of with its journal; else it stops as when idle.
       try {
         process.kill(info.pid, 'SIGTERM');
       } catch {
         // gone meanwhile
       }
       for (const until = Date.now() + 5000; alive(info.pid) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      continue;
     }
+    // Killed while it held the file now gone: its journal is that file's.
     dropJournal(path, info.file.journal);
     removeFile(join(dir, name));
-    if (!alive(info.pid)) removeFile(socket);
+    removeFile(socket);
   }
 }
 

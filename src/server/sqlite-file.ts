@@ -131,7 +131,10 @@ export function holdFile(path: string): HeldFile {
         return 'removed';
       }
       if (now.nlink === 0) return 'removed';
-      if (identityAt(path) !== identityOf(now)) return 'replaced';
+      // (Device and inode: the number of a file held open is not reused; a birth time, where the
+      // system has none, may be the time of the last chmod.)
+      const there = statSync(path, { throwIfNoEntry: false });
+      if (!there || there.dev !== now.dev || there.ino !== now.ino) return 'replaced';
       if (now.nlink > 1) return 'linked';
       const after = shmFd === undefined ? undefined : checkpointMarks(shmFd);
       if (now.size === size && now.mtimeMs === mtime && readAt(fd, 0, 100).equals(header)) {
