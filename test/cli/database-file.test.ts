@@ -138,6 +138,14 @@ describe('the database file is the user\'s alone', { timeout: 60_000 }, () => {
     for (const file of [dbOf(home), `${dbOf(home)}-wal`, `${dbOf(home)}-shm`]) if (existsSync(file)) expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(home.dataDir, 'chatflow')).mode & 0o777).toBe(0o700);
     expect(statSync(dbOf(home)).mode & 0o777).toBe(0o600);
+    // Another local user, in a home others may enter (as most are), reads nothing of it.
+    if (process.getuid?.() === 0) {
+      for (const dir of [home.dir, home.dataDir]) chmodSync(dir, 0o755);
+      const other = await execa(process.execPath, ['-e', 'process.stdout.write(require("node:fs").readFileSync(process.argv[1], "latin1"))', dbOf(home)], { reject: false, uid: 65534, gid: 65534 });
+      expect(other.exitCode).not.toBe(0);
+      expect(other.stderr).toContain('EACCES');
+      expect(other.stdout).not.toContain('s3cr3t');
+    }
     expect(r.stderr).not.toContain('warning');
   });
 
