@@ -42,9 +42,9 @@ function kindOf(argv) {
 }
 let kind = kindOf(process.argv.slice(2));
 
-/** The shipped cache of `file` for this Node and this kind of run. */
-function shippedCache(file) {
-  return path.join(path.dirname(file), 'code-cache', `${path.basename(file)}-${kind}-${process.version}-${process.arch}.bin`);
+/** The shipped cache of `file` (of this hash: its HASH_LINE) for this Node and this kind of run. */
+function shippedCache(file, hash) {
+  return path.join(path.dirname(file), 'code-cache', `${path.basename(file)}-${kind}-${hash}-${process.version}-${process.arch}.bin`);
 }
 
 /** The bundle's exports (loaded once). */
@@ -69,21 +69,118 @@ function compile(file) {
   const source = fs.readFileSync(file, 'latin1');
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const { size, mtimeMs } = fs.statSync(file);
+  const hash = HASH_LINE.exec(source.slice(-100))?.[1] ?? 'unhashed';
   const dir = path.join(home, 'chatflow', 'code-cache');
   const stem = path.basename(file).replace(/\..*$/, '');
-  const name = `${stem}-${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}.bin`;
-  // The user's cache, when there is one (the shipped one did not fit, once), else the shipped one.
-  // (One compile: V8 keeps a script it compiled, and a second try would not even read its cache.)
-  const cachedData = training ? undefined : (readOrNone(path.join(dir, name)) ?? readOrNone(shippedCache(file)));
+  const key = `${stem}-${hash}-${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}`;
+  // The user's cache, when there is one (the shipped one did not fit, once), else the shipped one;
+  // each tried once before it is trusted (see trial). (One compile: V8 keeps a script it
+  // compiled, and a second try would not even read its cache.)
+  let cachedData;
+  if (!training) {
+    const own = ownDir(home) ? dir : undefined;
+    if (own) {
+      const user = path.join(own, `${key}.bin`);
+      cachedData = trial(user, path.join(own, key));
+      // (One that crashed is of no more use; a new one is written at this run's exit.)
+      if (cachedData === false) fs.rmSync(user, { force: true });
+    }
+    if (!cachedData) {
+      const shipped = shippedCache(file, hash);
+      // (A shipped cache is checked against its bundle's hash once, when first tried: the
+      // bundle's own line names the hash of the code it was built with, and an edit in place
+      // that left its length alone would otherwise run with the cache of the old code.)
+      cachedData = own ? trial(shipped, path.join(own, `shipped-${path.basename(shipped)}-${size}-${Math.trunc(mtimeMs)}`), () => hashOf(source) === hash) : readOrNone(shipped);
+    }
+    cachedData ||= undefined;
+  }
   const script = new vm.Script(wrapped, { filename: file, cachedData });
   scripts.set(file, script);
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   if ((!cachedData || script.cachedDataRejected) && !training) {
     // At exit (a command may end with process.exit), when the functions that ran are compiled.
-    process.once('exit', () => writeUserCache(script, { dir, name, stem }));
+    process.once('exit', () => writeUserCache(script, { home, dir, key, stem }));
   }
   return mod.exports;
+}
+
+/** The last line of a built bundle: the hash of what comes before it (scripts/bundle.js). */
+const HASH_LINE = /\/\/# chatflow-bundle=([0-9a-f]+)\s*$/;
+
+/** What HASH_LINE holds: SHA-256 of the bundle up to that line, 16 hex digits. */
+function hashOf(source) {
+  const end = source.lastIndexOf('//# chatflow-bundle=');
+  return require('node:crypto').createHash('sha256').update(end < 0 ? source : source.slice(0, end), 'latin1').digest('hex').slice(0, 16);
+}
+
+/**
+ * A cache is used only from a directory that is the user's alone: `chatflow` and `code-cache`
+ * below the cache home, each a directory (not a link), the user's, writable by no one else; and
+ * the cache home itself, if others may write there, sticky (no one can rename the user's
+ * `chatflow` away and put another in its place). Another user's cache would run as this user.
+ */
+function ownDir(home) {
+  const uid = process.getuid?.();
+  try {
+    const parent = lstatOrMake(home, fs.statSync);
+    if ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0) return false;
+    for (const dir of [path.join(home, 'chatflow'), path.join(home, 'chatflow', 'code-cache')]) {
+      const st = lstatOrMake(dir);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return false;
+    }
+    return true;
+  } catch {
+    return false; // none, and none can be made
+  }
+}
+
+function lstatOrMake(dir, stat = fs.lstatSync) {
+  try {
+    return stat(dir);
+  } catch {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return stat(dir);
+  }
+}
+
+/**
+ * A cache's first use is a trial: `<mark>-<its size>-<its time>.try` is made before it, and
+ * becomes `.ok` when the run ends (a V8 that crashes on a damaged cache, exit 133 or 139, never
+ * gets there). A trial found at the start is one that crashed: that cache is not used again
+ * (false), and the run compiles from the source. A cache written since (another time) is tried
+ * anew. `fits` says whether the cache belongs to the bundle (asked once). Undefined: none.
+ */
+function trial(file, markStem, fits) {
+  let fd;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined; // none (yet)
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    const mark = `${markStem}-${st.size}-${Math.trunc(st.mtimeMs)}`;
+    if (fs.existsSync(`${mark}.ok`)) return fs.readFileSync(fd);
+    if (fs.existsSync(`${mark}.try`)) return false;
+    fs.writeFileSync(`${mark}.try`, '');
+    // (Not this bundle's: the mark stays, and it is not looked at again.)
+    if (fits && !fits()) return false;
+    process.once('exit', () => renameOrNone(`${mark}.try`, `${mark}.ok`));
+    return fs.readFileSync(fd);
+  } catch {
+    return false; // a trial that cannot be recorded is not made
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function renameOrNone(from, to) {
+  try {
+    fs.renameSync(from, to);
+  } catch {
+    // a full or read-only disk: tried again next time
+  }
 }
 
 function readOrNone(file) {
@@ -94,14 +191,14 @@ function readOrNone(file) {
   }
 }
 
-function writeUserCache(script, { dir, name, stem }) {
+function writeUserCache(script, { home, dir, key, stem }) {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temp = path.join(dir, `${name}.${process.pid}`);
-    fs.writeFileSync(temp, script.createCachedData());
-    fs.renameSync(temp, path.join(dir, name));
-    // Caches of other versions of the bundle, or of another Node, are of no more use.
-    for (const old of fs.readdirSync(dir)) if (old !== name && old.startsWith(`${stem}-`) && old.endsWith('.bin')) fs.rmSync(path.join(dir, old), { force: true });
+    if (!ownDir(home)) return;
+    const temp = path.join(dir, `${key}.bin.${process.pid}`);
+    fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    fs.renameSync(temp, path.join(dir, `${key}.bin`));
+    // Caches of other versions of the bundle, or of another Node, and earlier trials, are of no more use.
+    for (const old of fs.readdirSync(dir)) if (old !== `${key}.bin` && old.startsWith(`${stem}-`)) fs.rmSync(path.join(dir, old), { force: true });
   } catch {
     // a cache is an optimisation: a read-only or full disk goes without
   }
@@ -124,7 +221,10 @@ module.exports = {
   loadBundle,
   importer,
   scripts,
-  shippedCache,
+  /** scripts/train-code-cache.js: where the shipped cache of a built bundle goes. */
+  shippedCache: (file) => shippedCache(file, HASH_LINE.exec(fs.readFileSync(file, 'latin1').slice(-100))[1]),
+  /** scripts/bundle.js: the line that ends a built bundle. */
+  hashLine: (source) => `//# chatflow-bundle=${hashOf(source)}\n`,
   /** scripts/train-code-cache.js: compile from the source, write no user cache, keep the caches of `runKind`. */
   train(runKind) {
     training = true;

@@ -18,7 +18,7 @@
 //   times faster than their hundreds of modules. The database drivers (native code, found by
 //   path) and conf stay in node_modules.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -261,12 +261,25 @@ const imports = mainCode.match(/\bimport\((?=["'])/g)?.length ?? 0;
 if (imports === 0 || /\bimport\((?!["'])/.test(mainCode)) throw new Error('main.cjs: expected only import("literal") calls to rewrite');
 writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
 
+// Each CommonJS bundle ends with the hash of its code (bin/bundles.js): its code caches are named
+// by it, and the shipped one is checked against it once, when first used.
+{
+  const { hashLine } = createRequire(import.meta.url)('../bin/bundles.js');
+  for (const name of ['main.cjs', 'server.cjs']) {
+    const file = new URL(`../dist/bundle/${name}`, import.meta.url);
+    const code = readFileSync(file, 'latin1');
+    writeFileSync(file, code + (code.endsWith('\n') ? '' : '\n') + hashLine(code), 'latin1');
+  }
+}
+
 // empty.db: the database a first command on the embedded default copies (store/sqlite.ts,
 // `template`), made by the migrations as any new file is: the current schema, WAL, no data.
 {
   const { openStore } = await import('../dist/server/open-store.js');
   const emptyDb = fileURLToPath(new URL('../dist/bundle/empty.db', import.meta.url));
   await (await openStore({ dbPath: emptyDb })).close();
+  // (A new database is made 0600; the package's copy of it is for every user to read.)
+  chmodSync(emptyDb, 0o644);
 }
 
 // The shipped code cache (bin/bundles.js, scripts/train-code-cache.js), where Node does not cache

@@ -53,6 +53,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     // is imported here, not at the top: the bundle would load it on every start.)
     const { randomBytes } = await import('node:crypto');
     const apiKey = randomBytes(24).toString('base64url');
+    await (await import('./local-service.js')).settleFile(dbPath);
     const worker = await startWorker(dbPath, apiKey);
     return { ...worker, apiKey, dbPath, where: `on ${worker.url}`, batch: BULK_BATCH };
   }
@@ -77,7 +78,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 }
 
 async function inProcess(dbPath: string) {
-  const [{ openInProcess }, { openStore }] = await Promise.all([import('../server/in-process.js'), import('../server/open-store.js')]);
+  const [{ openInProcess }, { openStore }, { settleFile }] = await Promise.all([import('../server/in-process.js'), import('../server/open-store.js'), import('./local-service.js')]);
+  await settleFile(dbPath);
   // A new database is a copy of the build's empty one (scripts/bundle.js), beside this bundle.
   const template = process.getBuiltinModule('node:url').fileURLToPath(new URL('./empty.db', import.meta.url));
   const store = await openStore({ dbPath, template, otherFile: OTHER_DB });
@@ -85,6 +87,19 @@ async function inProcess(dbPath: string) {
     await store.close();
     throw err;
   });
+}
+
+/**
+ * A warning when other users may read or write the database's files (made so before they were
+ * made 0600, or by hand), naming the fix; undefined when they are the user's alone.
+ */
+export function exposedDatabase(dbPath: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  const { statSync } = process.getBuiltinModule('node:fs');
+  const modes = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`].map((file) => ({ file, mode: statSync(file, { throwIfNoEntry: false })?.mode ?? 0 }));
+  const open = modes.filter((m) => (m.mode & 0o077) !== 0);
+  if (open.length === 0) return undefined;
+  return `the database ${dbPath} is open to other users (mode ${(open[0]!.mode & 0o777).toString(8)}); run: chmod 600 ${open.map((m) => m.file).join(' ')}`;
 }
 
 /** Errors of a request that never reached the service: its socket is gone or nothing listens. */

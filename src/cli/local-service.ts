@@ -6,7 +6,9 @@
 //
 // Safety, by construction:
 // - The socket lives in a directory of the user's own (mode 0700, checked: owner, mode, not a
-//   link), $XDG_RUNTIME_DIR/chatflow or ~/.cache/chatflow/run; a socket not ours is never used.
+//   link, and every directory above it the user's or root's, sticky where others may write),
+//   $XDG_RUNTIME_DIR/chatflow (only when that directory is the user's, 0700) or
+//   ~/.cache/chatflow/run; a socket not ours is never used.
 // - Its name holds the package version and the database (path and file identity): another version,
 //   another database, or the file replaced, and the name differs, so a command never talks to a
 //   service of another version or database (that one idles out, or sees its file gone and exits).
@@ -14,7 +16,8 @@
 // - A socket nothing answers on (the service was killed) is removed, and a service started anew.
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { dropJournal, identityAt, identityOf } from '../server/sqlite-file.js';
 import { VERSION } from '../version.js';
 import { cacheDir } from './dirs.js';
 // (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:
@@ -49,6 +52,8 @@ export interface ServiceInfo {
   database: string;
   idleSeconds: number;
   started: string;
+  /** The file it serves by what it is (its real path, identity, and its journal's): see settleFile. */
+  file?: { path: string; identity: string; journal: { wal?: string; shm?: string } };
 }
 
 /** Whether commands may use (and start) a local service: not on Windows, not in CI, not when told. */
@@ -61,18 +66,38 @@ function serviceWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 
 const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
-/** The directory of the user's services (not created). */
+/**
+ * The directory of the user's services (not created): in XDG_RUNTIME_DIR only when that is the
+ * user's own directory, closed to others (as systemd makes it), else below the cache directory.
+ */
 export function serviceDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) return join(env.XDG_RUNTIME_DIR, 'chatflow');
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime) && typeof process.getuid === 'function') {
+    const st = statSync(runtime, { throwIfNoEntry: false });
+    if (st?.isDirectory() && st.uid === process.getuid() && (st.mode & 0o077) === 0) return join(runtime, 'chatflow');
+  }
   return join(cacheDir(env), 'run');
 }
 
-/** Makes the directory (0700) and checks it is ours and closed to others; false: do not use it. */
+/**
+ * Makes the directory (0700) and checks it is ours and closed to others, and that no one else can
+ * replace it or any directory above it (each the user's or root's; one others may write to,
+ * sticky, as /tmp: no one else can rename what is in it) between this check and a connect to a
+ * socket in it; false: do not use it.
+ */
 function ownDir(dir: string): boolean {
   try {
+    const uid = process.getuid!();
+    // (The directories above first: none is made inside another user's.)
+    mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
+    for (let above = realpathSync(dirname(dir)); ; above = dirname(above)) {
+      const up = statSync(above);
+      if ((up.uid !== uid && up.uid !== 0) || ((up.mode & 0o022) !== 0 && (up.mode & 0o1000) === 0)) return false;
+      if (above === dirname(above)) break;
+    }
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
-    return st.isDirectory() && st.uid === process.getuid!() && (st.mode & 0o077) === 0;
+    return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0;
   } catch {
     return false;
   }
@@ -84,9 +109,7 @@ export function serviceFiles(dbPath: string, env: NodeJS.ProcessEnv = process.en
   let identity: string;
   try {
     real = realpathSync(dbPath);
-    const st = statSync(real);
-    // (An inode number is reused at once by a file made after one removed: its birth time differs.)
-    identity = `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+    identity = identityOf(statSync(real));
   } catch {
     return undefined;
   }
@@ -256,6 +279,30 @@ export function startFiles(env: NodeJS.ProcessEnv = process.env): string[] {
   }
 }
 
+/**
+ * Removes what gone services left in the directory: a name a service was taking (`.sock.<pid>`,
+ * `.json.<pid>`: it died before the rename) and start files, once their process is no longer
+ * there (a start file names its starter, or the service that could not start, with the reason).
+ */
+export function sweep(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = serviceDir(env);
+  if (!ownDir(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    const aside = /\.(?:sock|json)\.(\d+)$/.exec(name);
+    let pid: number | undefined;
+    if (aside) pid = Number(aside[1]);
+    else if (name.endsWith('.start')) {
+      try {
+        pid = Number(/^\d+/.exec(readFileSync(file, 'utf8'))?.[0] ?? 0);
+      } catch {
+        continue;
+      }
+    } else continue;
+    if (!pid || !alive(pid)) removeFile(file);
+  }
+}
+
 /** The running services of this user (any version or database), with their files. */
 export async function listServices(env: NodeJS.ProcessEnv = process.env): Promise<(ServiceInfo & { socket: string; running: boolean })[]> {
   const dir = serviceDir(env);
@@ -269,6 +316,61 @@ export async function listServices(env: NodeJS.ProcessEnv = process.env): Promis
     found.push({ ...info, socket, running });
   }
   return found;
+}
+
+/**
+ * Before this process opens the database at `dbPath` itself: a local service may still hold the
+ * file that was at that path (removed or renamed over since), its journal beside the path, where
+ * SQLite would apply it to the file there now. That service is told to stop (it lets its file go
+ * without a close, removing its journal: local-service-main.ts) and waited for; the journal of one
+ * that is gone already (killed) is removed here, if it is still the one it held.
+ */
+export async function settleFile(dbPath: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (process.platform === 'win32') return;
+  const dir = serviceDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return;
+  }
+  if (names.length === 0 || !ownDir(dir)) return;
+  const path = realPath(dbPath);
+  const identity = identityAt(dbPath);
+  for (const name of names) {
+    const info = readInfo(join(dir, name));
+    if (!info?.file || info.file.path !== path || info.file.identity === identity) continue;
+    const socket = join(dir, name.replace(/\.json$/, '.sock'));
+    // (Signalled only while its socket answers: a dead service's pid may be another process's now.)
+    if (ourSocket(socket) && (await answers(socket))) {
+      // It looks at its file itself (by the file it holds): one no longer at the path, it lets go
+      // of with its journal; else it stops as when idle.
+      try {
+        process.kill(info.pid, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+      for (const until = Date.now() + 5000; alive(info.pid) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      continue;
+    }
+    // Killed while it held the file now gone: its journal is that file's.
+    dropJournal(path, info.file.journal);
+    removeFile(join(dir, name));
+    removeFile(socket);
+  }
+}
+
+/** The real path of a file, or of the one that would be made there (its directory's real path). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
 }
 
 function readInfo(path: string): ServiceInfo | undefined {
@@ -301,12 +403,18 @@ export async function stopService(service: { socket: string; pid: number; runnin
   return !alive(service.pid);
 }
 
-function alive(pid: number): boolean {
+/** Whether the process runs (an exited one its parent has not reaped yet, a zombie, does not). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // (A service's parent is whoever adopted it: reaping may take that one a while.)
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS)
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Variable, VariableCreate, VariableIngest, VariableUpdate } from '../schema/resources.js';
+import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, path } from './core.js';
 import { ChatflowError } from './errors.js';
@@ -30,6 +30,14 @@ export function variablesApi(core: HttpCore) {
         throw new ChatflowError('http', `Variable ${id} not found`, { status: 404, method: 'DELETE', path: apiPath });
       }
       return result;
+    },
+    /**
+     * Our service's extension: the one variable of this name updated, or created when there is
+     * none, in one transaction (sets of one name at once never make two); a 409 when several have it.
+     */
+    set: async (body: VariableCreate): Promise<VariableSet> => {
+      const answer = (await core.json('POST', '/variables/set', { body })) as VariableSet;
+      return { ...answer, variable: normaliseVariable(answer.variable) };
     },
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (variables: readonly VariableIngest[]): Promise<{ affected: number }> =>

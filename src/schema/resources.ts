@@ -35,6 +35,8 @@ export const VariableCreate = Type.Object({
   type: Type.Optional(variableFields.type),
 });
 export const VariableUpdate = optionalAll(variableFields);
+/** What `POST /variables/set` answers: the variable, and whether it was made (else updated). */
+export const VariableSet = Type.Object({ variable: Variable, created: Type.Boolean() });
 
 // ---------------------------------------------------------------- feedback
 
@@ -200,6 +202,7 @@ export const AssistantIngest = Type.Object({
 export type Variable = Static<typeof Variable>;
 export type VariableCreate = Static<typeof VariableCreate>;
 export type VariableUpdate = Static<typeof VariableUpdate>;
+export type VariableSet = Static<typeof VariableSet>;
 export type Feedback = Static<typeof Feedback>;
 export type FeedbackCreate = Static<typeof FeedbackCreate>;
 export type FeedbackUpdate = Static<typeof FeedbackUpdate>;

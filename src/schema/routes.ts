@@ -32,6 +32,7 @@ import {
   Variable,
   VariableCreate,
   VariableIngest,
+  VariableSet,
   VariableUpdate,
 } from './resources.js';
 import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
@@ -119,6 +120,11 @@ export const routes = {
   deleteVariable: {
     method: 'DELETE', path: '/variables/:id', tag: 'variables', summary: 'Delete a variable',
     params: IdParam, response: Affected, errors: [400, 404],
+  },
+  setVariable: {
+    method: 'POST', path: '/variables/set', tag: 'variables',
+    summary: 'Update the one variable of this name, or create it when there is none (one transaction: sets at once never make two)',
+    body: VariableCreate, response: VariableSet, errors: [400, 409, 422], invalidStatus: 422, extension: true,
   },
   importVariables: {
     method: 'POST', path: '/variables/import', tag: 'variables',

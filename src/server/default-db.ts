@@ -1,9 +1,10 @@
 // Where the SQLite database lives when no path is given: the user's data directory.
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CHATFLOW_DB) return env.CHATFLOW_DB;
+  // (Made absolute: the local service, which runs elsewhere, and its name take this path.)
+  if (env.CHATFLOW_DB) return resolve(env.CHATFLOW_DB);
   const base =
     process.platform === 'win32'
       ? (env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))

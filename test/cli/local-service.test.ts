@@ -219,6 +219,38 @@ process.on('beforeExit', () => {
     expect(readdirSync(files.dir).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 
+  it('a run directory others may write to, or another user\'s, is never used: XDG_RUNTIME_DIR without the sticky bit, a shared cache home', async () => {
+    // An XDG_RUNTIME_DIR anyone may write to (no sticky bit: anyone could swap its chatflow
+    // directory between a check and a connect): the service lives below the cache home instead.
+    const home = createHome();
+    const runtime = join(home.dir, 'runtime');
+    mkdirSync(runtime);
+    chmodSync(runtime, 0o777);
+    const env = { ...SERVICE, XDG_RUNTIME_DIR: runtime };
+    expect((await runCli(['variables', 'set', 'MINE', '1'], { home, env })).exitCode).toBe(0);
+    const files = filesOf(home, env);
+    expect(files.dir).toBe(join(home.cacheDir, 'chatflow', 'run'));
+    await waitFor('the local service', () => existsSync(files.info));
+    started.add(infoOf(files).pid);
+    expect(existsSync(join(runtime, 'chatflow'))).toBe(false);
+    await stopped(home, infoOf(files).pid, env);
+
+    // A cache home every user may write to (sticky), where another user made chatflow/: nothing of
+    // this user's goes there, and every command answers in its own process.
+    if (process.getuid?.() === 0) {
+      const shared = createHome();
+      chmodSync(shared.cacheDir, 0o1777);
+      mkdirSync(join(shared.cacheDir, 'chatflow'), { mode: 0o755 });
+      chownSync(join(shared.cacheDir, 'chatflow'), 65534, 65534);
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli(['variables', 'set', `MINE${i}`, '1', '--debug'], { home: shared, env: SERVICE });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stderr).toContain('embedded service in this process');
+      }
+      expect(readdirSync(join(shared.cacheDir, 'chatflow'))).toEqual([]);
+    }
+  });
+
   it('another database or another version has a service of its own: a removed or replaced file is never answered by the old one', async () => {
     const { home, files, pid } = await running();
     expect(files.socket.split('/').pop()).toMatch(new RegExp(`^${VERSION.replace(/\./g, '\\.')}-[0-9a-f]{16}\\.sock$`));
@@ -232,7 +264,7 @@ process.on('beforeExit', () => {
         .on('error', reject)
         .end(),
     );
-    expect(refused).toEqual({ status: 503, gone: 'gone' });
+    expect(refused).toEqual({ status: 503, gone: 'removed' });
 
     // A new file at the path (its inode number may well be the old one's): only it answers.
     expect((await runCli(['variables', 'set', 'NEW', '1'], { home })).exitCode).toBe(0);
@@ -295,6 +327,33 @@ process.on('beforeExit', () => {
     } finally {
       await new Promise((r) => dying.server.close(r));
     }
+  });
+
+  it('a relative CHATFLOW_DB is the file below the working directory, served as any other', async () => {
+    const home = createHome();
+    const env = cliEnv({ home, env: { ...SERVICE, CHATFLOW_DB: 'rel.db' } });
+    const cli = (args: string[]) => execa(process.execPath, [BIN, ...args], { reject: false, extendEnv: false, env, cwd: home.dir });
+    expect((await cli(['variables', 'set', 'REL', '1'])).exitCode).toBe(0);
+    const files = serviceFiles(join(home.dir, 'rel.db'), env as NodeJS.ProcessEnv)!;
+    await waitFor('the local service', () => existsSync(files.info));
+    started.add(infoOf(files).pid);
+    expect(infoOf(files).database).toBe(join(home.dir, 'rel.db'));
+    expect(existsSync(files.start)).toBe(false);
+    const listed = await cli(['variables', 'list', '-o', 'json', '--debug']);
+    expect(listed.stderr).toContain(`over ${files.socket}`);
+    expect(names(listed.stdout)).toEqual(['REL']);
+    await stopped(home, infoOf(files).pid, { CHATFLOW_DB: join(home.dir, 'rel.db') });
+  });
+
+  it('service stop --all leaves nothing of gone services: names being taken, start files', async () => {
+    const { home, files, pid } = await running();
+    const dead = 2 ** 22 + 1; // (above Linux's default pid_max: no process has it)
+    const strays = [`${files.socket}.${dead}`, `${files.info}.${dead}`, join(files.dir, `${VERSION}-0000000000000000.start`)];
+    for (const stray of strays) writeFileSync(stray, `${dead}: could not start\n`);
+    const r = await runCli(['service', 'stop', '--all'], { home, env: SERVICE });
+    expect(r.exitCode, r.stderr).toBe(0);
+    await waitFor(`service ${pid} to exit`, () => !alive(pid), 10_000);
+    expect(readdirSync(files.dir)).toEqual([]);
   });
 
   it('exits when idle; none starts in CI or with CHATFLOW_NO_SERVICE=1', async () => {

@@ -46,6 +46,17 @@ describe('chatflow variables', () => {
     expect((await serverVariables()).filter((v) => v.name === 'REGION')).toHaveLength(1);
   });
 
+  it('set of one new name by 20 commands at once: one variable, holding one of their values', async () => {
+    const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
+    const runs = await Promise.all(values.map((v) => cli(['variables', 'set', 'RACED', v, '-o', 'json'])));
+    for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
+    expect(runs.filter((r) => r.stderr.includes('created variable RACED'))).toHaveLength(1);
+    const raced = (await serverVariables()).filter((v) => v.name === 'RACED');
+    expect(raced).toHaveLength(1);
+    expect(values).toContain(raced[0]!.value);
+    expect((await cli(['variables', 'get', 'RACED'])).exitCode).toBe(0);
+  });
+
   it('get finds a variable by name and prints it as csv', async () => {
     const r = await cli(['variables', 'get', 'REGION', '-o', 'csv']);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -62,6 +73,9 @@ describe('chatflow variables', () => {
     expect(r.stderr).toContain(a.id);
     expect(r.stderr).toContain(b.id);
     expect(r.stdout).toBe('');
+    const set = await cli(['variables', 'set', 'TWIN', '3']);
+    expect(set.exitCode).toBe(2);
+    expect(set.stderr).toContain("several variables are named TWIN: update one by id with 'chatflow variables update'");
   });
 
   it('update changes only the given field and shows the record as a table on a terminal', async () => {

@@ -92,6 +92,8 @@ export interface ClientOptions {
   timeoutMs: number;
   /** `--debug` lines. */
   trace?: (line: string) => void;
+  /** Warnings (the embedded database open to other users). */
+  warn?: (message: string) => void;
   /** Long work on both sides (import): an embedded service gets a thread of its own. */
   bulk?: boolean;
   /** Retries of idempotent requests (the client's default when not given). */
@@ -119,8 +121,10 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
     const client = createClient({ baseUrl: target.url, apiKey: target.apiKey, ...base, serverCache: fileServerCache() });
     return { client, where: target.url, embedded: false, close: () => client.close() };
   }
-  const { startEmbedded } = await import('../embedded.js');
+  const { exposedDatabase, startEmbedded } = await import('../embedded.js');
   const embedded = await startEmbedded({ thread: opts.bulk === true });
+  const exposed = exposedDatabase(embedded.dbPath);
+  if (exposed) opts.warn?.(exposed);
   const where = 'url' in embedded ? embedded.url : EMBEDDED_ORIGIN;
   opts.trace?.(`embedded service ${embedded.where} (database ${embedded.dbPath})`);
   const client = createClient({ baseUrl: where, ...('url' in embedded ? { apiKey: embedded.apiKey } : { request: embedded.request }), ...base, batch: embedded.batch, server: 'chatflow' });

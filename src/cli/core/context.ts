@@ -57,7 +57,7 @@ export class Context {
     const ms = this.timeoutMs();
     const conn = await this.connection();
     if (conn.apiKeySource === 'profile') await warnIfKeyFileReadable((w) => this.out.warn(w));
-    return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, bulk });
+    return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, warn: (w) => this.out.warn(w), bulk });
   }
 
   print(records: ListSource | object, opts?: PrintOptions): Promise<number> {

@@ -2,7 +2,7 @@
 import { defaultDbPath } from '../../server/default-db.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
-import { listServices, serviceDir, serviceFiles, startFiles, startsSettled, stopService } from '../local-service.js';
+import { listServices, serviceDir, serviceFiles, startFiles, startsSettled, stopService, sweep } from '../local-service.js';
 import { SERVICE_TABLE } from '../render/views.js';
 
 export async function status(ctx: Context): Promise<void> {
@@ -28,6 +28,8 @@ export async function stop(ctx: Context, opts: { all?: boolean }): Promise<void>
   // stopped: `chatflow demo && chatflow service stop` leaves none running.
   await startsSettled(opts.all ? startFiles() : files ? [files.start] : []);
   const chosen = (await listServices()).filter((s) => opts.all || s.socket === ours);
+  // (What gone services left: nothing stays behind a stop of them all.)
+  if (opts.all) sweep();
   if (chosen.length === 0) {
     ctx.out.note(opts.all ? 'No local service is running.' : `No local service is running for ${defaultDbPath()}.`);
     return;

@@ -67,10 +67,24 @@ export async function remove(ctx: Context, idsOrNames: string[], opts: VariableF
 
 export async function set(ctx: Context, name: string, value: string, opts: VariableFlags): Promise<void> {
   const client = await ctx.client();
+  const body = { name, value, ...(opts.type ? { type: opts.type } : {}) };
+  if ((await client.server()) === 'chatflow') {
+    // Our service updates or creates in one transaction: commands setting one name at once end
+    // with one variable, holding one of their values.
+    if (opts.dryRun) return printDryRun(ctx, 'POST', '/variables/set', { body });
+    const { variable, created } = await client.variables.set(body).catch((err: unknown) => {
+      if ((err as { status?: number }).status === 409) throw new UsageError(`several variables are named ${name}: update one by id with 'chatflow variables update'`);
+      throw err;
+    });
+    ctx.out.note(`${created ? 'created' : 'updated'} variable ${name}`);
+    await ctx.print(variable, { single: true });
+    return;
+  }
+  // Flowise has no such request: the name is looked up, then the variable updated or created,
+  // and commands setting one new name at once may each create one.
   const existing: Variable[] = [];
   for await (const v of client.variables.stream()) if (v.name === name) existing.push(v);
   if (existing.length > 1) throw new UsageError(`${existing.length} variables are named ${name}: update one by id with 'chatflow variables update'`);
-  const body = { name, value, ...(opts.type ? { type: opts.type } : {}) };
   const target = existing[0];
   if (opts.dryRun) return printDryRun(ctx, target ? 'PUT' : 'POST', target ? `/variables/${target.id}` : '/variables', { body });
   const saved = target ? await client.variables.update(target.id, body) : await client.variables.create(body);

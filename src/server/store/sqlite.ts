@@ -1,7 +1,5 @@
 // The SQLite store: one file, WAL so readers never wait for the writer, a busy timeout so that
 // several processes can share the file.
-import { copyFileSync, existsSync, linkSync, mkdirSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { checkpointer } from './checkpointer.js';
@@ -9,6 +7,7 @@ import { sqliteDriver } from './sqlite-driver.js';
 import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
+import { checkOneName, prepareFile } from '../sqlite-file.js';
 import type { Database } from './tables.js';
 
 export interface SqliteOptions {
@@ -87,30 +86,6 @@ function preparingOnce(
 }
 
 /**
- * A new file at `path` as a copy of `template`, put in place only if no file is there (a link
- * fails when another process made one meanwhile). Without a template, or when the copy cannot be
- * made, the file is created and set up as usual. True when this call made the file.
- */
-function fromTemplate(path: string, template: string): boolean {
-  if (existsSync(path)) return false;
-  const copy = `${path}.${process.pid}.new`;
-  try {
-    copyFileSync(template, copy);
-    linkSync(copy, path);
-    return true;
-  } catch {
-    return false; // none, or another process made the file first: opened as it is
-  } finally {
-    // (unlinkSync, not rmSync: a first rmSync loads Node's recursive remover, 0.4 ms.)
-    try {
-      unlinkSync(copy);
-    } catch {
-      // never made
-    }
-  }
-}
-
-/**
  * `step` run again while SQLite answers SQLITE_BUSY, until `timeoutMs`. Turning a new file to WAL
  * reads it, then takes its write lock: when another connection holds that lock meanwhile (another
  * process setting up the same new file, as servers started together do), SQLite refuses at once
@@ -131,9 +106,8 @@ async function untilNotBusy<T>(step: () => T, timeoutMs: number): Promise<T> {
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   const driver = sqliteDriver();
   const { Database: BetterSqlite3, options: addon } = driver;
-  // (Checked first: a recursive mkdir under some virtual file systems, e.g. /proc, never returns.)
-  if (path !== ':memory:' && !existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true });
-  const copied = options.template !== undefined && path !== ':memory:' && path !== '' && fromTemplate(path, options.template);
+  const copied = path !== ':memory:' && path !== '' && prepareFile(path, options.template);
+  if (path !== ':memory:' && path !== '') await checkOneName(path);
   const sqlite = new BetterSqlite3(path, addon);
   try {
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;

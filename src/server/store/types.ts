@@ -22,6 +22,7 @@ import type {
   Variable,
   VariableCreate,
   VariableIngest,
+  VariableSet,
   VariableUpdate,
 } from '../../schema/resources.js';
 import type { RouteQuery } from '../../schema/routes.js';
@@ -92,6 +93,11 @@ export interface VariableRepository {
   /** Answers how many went; throws NotFound when none. */
   delete(id: string): Promise<number>;
   ingest: Ingest<VariableIngest>;
+  /**
+   * Updates the one variable of this name, or creates it: one transaction, which sets of the same
+   * name at once wait for (names are not unique: two of the name throw Conflict).
+   */
+  set(input: VariableCreate): Promise<VariableSet>;
 }
 
 export interface FeedbackRepository {

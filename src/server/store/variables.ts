@@ -1,8 +1,9 @@
 // KyselyVariables: a plain table, listed most recently updated first.
 import { randomUUID } from 'node:crypto';
-import type { Variable, VariableCreate, VariableIngest, VariableUpdate } from '../../schema/resources.js';
+import { sql } from 'kysely';
+import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpdate } from '../../schema/resources.js';
 import { iso, jsonObject, now, pick, storedDate, type AnySelect, type Engine } from './engine.js';
-import { NotFound } from './errors.js';
+import { Conflict, NotFound } from './errors.js';
 import type { VariableRow } from './tables.js';
 import type { Listing, PageRequest, VariableRepository } from './types.js';
 
@@ -81,6 +82,29 @@ export class KyselyVariables implements VariableRepository {
 
   delete(id: string): Promise<number> {
     return this.engine.deleteById('variable', 'variable', id);
+  }
+
+  set(input: VariableCreate): Promise<VariableSet> {
+    return this.engine.db.transaction().execute(async (trx) => {
+      // SQLite: the transaction begins IMMEDIATE (sqlite.ts), holding the write lock; PostgreSQL: a
+      // lock on the name, so that a second set waits and then finds the first one's variable.
+      if (this.engine.kind === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`variable:${input.name}`}))`.execute(trx);
+      const named = await trx.selectFrom('variable').select('id').where('name', '=', input.name).limit(2).execute();
+      if (named.length > 1) throw new Conflict(`several variables are named ${input.name}`);
+      const at = now();
+      if (named.length === 0) {
+        const row = toRow(input, at, false);
+        await trx.insertInto('variable').values(row).execute();
+        return { variable: toVariable(row), created: true };
+      }
+      const row = await trx
+        .updateTable('variable')
+        .set({ ...pick(input, ['value', 'type']), updatedDate: at })
+        .where('id', '=', named[0]!.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { variable: toVariable(row), created: false };
+    });
   }
 
   ingest(variables: VariableIngest[]): Promise<number> {
