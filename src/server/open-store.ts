@@ -1,4 +1,5 @@
 // Opens the store a command line asks for, with start-up failures as one clear line.
+import { NoSqlite } from './store/sqlite-driver.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { Store } from './store/types.js';
 
@@ -15,10 +16,22 @@ export interface StoreChoice {
    * variable): added to a refusal of this one that another file would cure.
    */
   otherFile?: string;
+  /**
+   * How the caller's user does without SQLite, in the caller's words (`point at a server with
+   * --url`): the end of the line saying that no SQLite can be loaded on this machine.
+   */
+  withoutSqlite?: string;
 }
 
-/** A start-up failure the operator can fix, already phrased for them. */
-class StartupError extends Error {}
+/** A start-up failure the operator can fix, already phrased for them (`code`: the cause's, if any). */
+class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 export async function openStore(choice: StoreChoice): Promise<Store> {
   if (choice.databaseUrl) {
@@ -32,6 +45,10 @@ export async function openStore(choice: StoreChoice): Promise<Store> {
   try {
     return await openSqliteStore(choice.dbPath, choice.template ? { template: choice.template } : {});
   } catch (err) {
+    if (err instanceof NoSqlite) {
+      const or = choice.withoutSqlite ? `, or ${choice.withoutSqlite}` : '';
+      throw new StartupError(`no SQLite for the database ${choice.dbPath}: ${err.message}. Install build tools (python3, make, a C++ compiler) and run npm ci again, use Node 22.16 or later (it has SQLite)${or}`, err.code);
+    }
     throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err, choice.otherFile)}`);
   }
 }
