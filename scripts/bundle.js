@@ -283,7 +283,8 @@ try {
 } catch (err) {
   if (err.code !== 'CHATFLOW_NO_SQLITE') throw err;
   sqlite = false;
-  console.warn(`note: ${err.message}: built for remote commands only (--url); the embedded database needs Node 22.16 or later, or better-sqlite3 built (install build tools, then npm ci again)`);
+  const { NO_SQLITE_ADVICE } = await import('../dist/server/open-store.js');
+  console.warn(`note: ${err.message}: built for remote commands (--url) only; for the local database ${NO_SQLITE_ADVICE}`);
 }
 if (sqlite) {
   const { openStore } = await import('../dist/server/open-store.js');

@@ -23,6 +23,9 @@ export interface StoreChoice {
   withoutSqlite?: string;
 }
 
+/** What to do where no SQLite loads (store/sqlite-driver.ts says which it tries). */
+export const NO_SQLITE_ADVICE = 'install build tools (python3, make, g++) and run npm ci again, use Node 22 or later (then npm ci again)';
+
 /** A start-up failure the operator can fix, already phrased for them (`code`: the cause's, if any). */
 class StartupError extends Error {
   constructor(
@@ -47,7 +50,7 @@ export async function openStore(choice: StoreChoice): Promise<Store> {
   } catch (err) {
     if (err instanceof NoSqlite) {
       const or = choice.withoutSqlite ? `, or ${choice.withoutSqlite}` : '';
-      throw new StartupError(`no SQLite for the database ${choice.dbPath}: ${err.message}. Install build tools (python3, make, a C++ compiler) and run npm ci again, use Node 22.16 or later (it has SQLite)${or}`, err.code);
+      throw new StartupError(`no SQLite to open ${choice.dbPath} with: ${err.message}; ${NO_SQLITE_ADVICE}${or}`, err.code);
     }
     throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err, choice.otherFile)}`);
   }

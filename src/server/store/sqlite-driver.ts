@@ -109,5 +109,9 @@ export function sqliteDriver(): SqliteDriver {
       failure ??= err;
     }
   }
-  throw new NoSqlite(`Node ${process.version} has no SQLite the store can use and better-sqlite3 could not be loaded (${(failure as Error).message.split('\n')[0]})`, { cause: failure });
+  // (Not installed, or installed without its addon, as `npm ci --ignore-scripts` leaves it.)
+  const { code, message } = failure as { code?: unknown; message: string };
+  const absent = code === 'MODULE_NOT_FOUND' || /bindings file/.test(message);
+  const why = absent ? 'better-sqlite3 is not built' : `better-sqlite3 did not load (${message.split('\n')[0]})`;
+  throw new NoSqlite(`${why} and Node ${process.version} has no SQLite of its own`, { cause: failure });
 }
