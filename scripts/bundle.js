@@ -283,8 +283,8 @@ try {
 } catch (err) {
   if (err.code !== 'CHATFLOW_NO_SQLITE') throw err;
   sqlite = false;
-  const { NO_SQLITE_ADVICE } = await import('../dist/server/open-store.js');
-  console.warn(`note: ${err.message}: built for remote commands (--url) only; for the local database ${NO_SQLITE_ADVICE}`);
+  const { eitherOf } = await import('../dist/server/open-store.js');
+  console.warn(`note: ${err.message}: built for commands against a server (--url) only; for the local database, ${eitherOf(err.remedies)}`);
 }
 if (sqlite) {
   const { openStore } = await import('../dist/server/open-store.js');

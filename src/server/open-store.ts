@@ -23,8 +23,8 @@ export interface StoreChoice {
   withoutSqlite?: string;
 }
 
-/** What to do where no SQLite loads (store/sqlite-driver.ts says which it tries). */
-export const NO_SQLITE_ADVICE = 'install build tools (python3, make, g++) and run npm ci again, use Node 22 or later (then npm ci again)';
+/** `a, b, or c`: what can be done, as one clause. */
+export const eitherOf = (clauses: readonly string[]) => (clauses.length < 2 ? clauses.join('') : `${clauses.slice(0, -1).join(', ')}${clauses.length > 2 ? ',' : ''} or ${clauses.at(-1)}`);
 
 /** A start-up failure the operator can fix, already phrased for them (`code`: the cause's, if any). */
 class StartupError extends Error {
@@ -49,8 +49,8 @@ export async function openStore(choice: StoreChoice): Promise<Store> {
     return await openSqliteStore(choice.dbPath, choice.template ? { template: choice.template } : {});
   } catch (err) {
     if (err instanceof NoSqlite) {
-      const or = choice.withoutSqlite ? `, or ${choice.withoutSqlite}` : '';
-      throw new StartupError(`no SQLite to open ${choice.dbPath} with: ${err.message}; ${NO_SQLITE_ADVICE}${or}`, err.code);
+      const remedies = [...err.remedies, ...(choice.withoutSqlite ? [choice.withoutSqlite] : [])];
+      throw new StartupError(`no SQLite to open ${choice.dbPath} with: ${err.message}; ${eitherOf(remedies)}`, err.code);
     }
     throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err, choice.otherFile)}`);
   }

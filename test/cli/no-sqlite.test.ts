@@ -38,7 +38,7 @@ const run = async (args: string[], opts: CliOptions = {}) => {
 /** The one line, for the database `db`, ending with what the command's user can do instead. */
 const noSqlite = (db: string, instead: string) =>
   `chatflow: no SQLite to open ${db} with: better-sqlite3 is not built and Node ${process.version} has no SQLite of its own; ` +
-  `install build tools (python3, make, g++) and run npm ci again, use Node 22 or later (then npm ci again), or ${instead}\n`;
+  `install build tools (python3, make, g++) and run npm ci again, use Node 24 or later, or ${instead}\n`;
 
 describe('no SQLite on this machine', () => {
   it('commands against a server run: list, set, get', async () => {

@@ -53,6 +53,14 @@ export interface SqliteDriver {
 export class NoSqlite extends Error {
   override readonly name = 'NoSqlite';
   readonly code = 'CHATFLOW_NO_SQLITE';
+  constructor(
+    message: string,
+    /** What the machine's user can do about it, each a clause (`use Node 24 or later`). */
+    readonly remedies: string[],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 // (Not named `require`: the bundler would take it for its own.)
@@ -109,9 +117,16 @@ export function sqliteDriver(): SqliteDriver {
       failure ??= err;
     }
   }
-  // (Not installed, or installed without its addon, as `npm ci --ignore-scripts` leaves it.)
+  // (Not installed, or installed without its addon, as `npm ci --ignore-scripts` leaves 12.x.)
   const { code, message } = failure as { code?: unknown; message: string };
   const absent = code === 'MODULE_NOT_FOUND' || /bindings file/.test(message);
   const why = absent ? 'better-sqlite3 is not built' : `better-sqlite3 did not load (${message.split('\n')[0]})`;
-  throw new NoSqlite(`${why} and Node ${process.version} has no SQLite of its own`, { cause: failure });
+  const own = process.getBuiltinModule('node:sqlite') ? `Node ${process.version}'s own SQLite cannot be used (Node 24's can)` : `Node ${process.version} has no SQLite of its own`;
+  const remedies = [
+    // npm runs node-gyp for 13.x although its package holds binaries, and drops it when that fails.
+    ...(NODE_MAJOR >= 22 ? ['run npm ci --ignore-scripts (better-sqlite3 13 comes with binaries)'] : []),
+    'install build tools (python3, make, g++) and run npm ci again',
+    'use Node 24 or later',
+  ];
+  throw new NoSqlite(`${why} and ${own}`, remedies, { cause: failure });
 }
