@@ -74,16 +74,28 @@ const REDIRECT = [
   [/\/server\/(app|in-process|open-store)\.js$/, 'server.cjs'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
+const requireHere = createRequire(import.meta.url);
+
 /**
- * In server.cjs only (the service's own libraries; better-sqlite3 12.x's JavaScript too, its
- * addon still found by path: src/server/store/driver-v12.ts).
+ * better-sqlite3 is installed (an optional dependency: an install that could not build it leaves
+ * it out, and the CLI builds and runs without it; src/server/store/sqlite-driver.ts).
  */
-const SERVICE = new Set(['fastify', 'fast-querystring', 'kysely', 'ajv', '@sinclair/typebox', 'better-sqlite3']);
+const hasBetterSqlite3 = (() => {
+  try {
+    requireHere.resolve('better-sqlite3');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+/**
+ * In server.cjs only (the service's own libraries; better-sqlite3 12.x's JavaScript too, where it
+ * is installed, its addon still found by path: src/server/store/driver-v12.ts).
+ */
+const SERVICE = new Set(['fastify', 'fast-querystring', 'kysely', 'ajv', '@sinclair/typebox', ...(hasBetterSqlite3 ? ['better-sqlite3'] : [])]);
 const external = [...Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter((d) => !BUNDLED.has(d)), 'pg-native'];
 
 const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
-
-const requireHere = createRequire(import.meta.url);
 
 /**
  * src/server/precompiled.ts in the bundles: every route's validators as ajv's standalone code,
@@ -273,8 +285,19 @@ writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
 }
 
 // empty.db: the database a first command on the embedded default copies (store/sqlite.ts,
-// `template`), made by the migrations as any new file is: the current schema, WAL, no data.
-{
+// `template`), made by the migrations as any new file is: the current schema, WAL, no data. A
+// machine with no SQLite (store/sqlite-driver.ts) builds without it: remote commands need none.
+const { sqliteDriver } = await import('../dist/server/store/sqlite-driver.js');
+let sqlite = true;
+try {
+  sqliteDriver();
+} catch (err) {
+  if (err.code !== 'CHATFLOW_NO_SQLITE') throw err;
+  sqlite = false;
+  const { eitherOf } = await import('../dist/server/open-store.js');
+  console.warn(`note: ${err.message}: built for commands against a server (--url) only; for the local database, ${eitherOf(err.remedies)}`);
+}
+if (sqlite) {
   const { openStore } = await import('../dist/server/open-store.js');
   const emptyDb = fileURLToPath(new URL('../dist/bundle/empty.db', import.meta.url));
   await (await openStore({ dbPath: emptyDb })).close();
@@ -284,11 +307,12 @@ writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
 
 // The shipped code cache (bin/bundles.js, scripts/train-code-cache.js), where Node does not cache
 // compiled code itself: the common commands run once, in a home of their own, their output dropped.
+// (Without SQLite only help's: the others run commands on the embedded service or on a server.)
 if (!Module.enableCompileCache) {
   const home = mkdtempSync(join(tmpdir(), 'chatflow-train-'));
   try {
     const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), CHATFLOW_NO_SERVICE: '1' };
-    for (const kind of ['help', 'complete', 'command', 'read']) {
+    for (const kind of sqlite ? ['help', 'complete', 'command', 'read'] : ['help']) {
       const trained = spawnSync(process.execPath, [fileURLToPath(new URL('./train-code-cache.js', import.meta.url)), kind], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
       if (trained.status !== 0) throw new Error(`scripts/train-code-cache.js ${kind} failed:\n${trained.stderr}`);
     }

@@ -33,6 +33,8 @@ export const BULK_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** How a user of the embedded default names another database (no command takes --db but serve). */
 export const OTHER_DB = 'CHATFLOW_DB';
+/** How a user of the embedded default does without SQLite on this machine. */
+export const WITHOUT_SQLITE = 'point at a server with --url';
 const BULK_BATCH: BatchLimits = { maxBytes: BULK_BODY_LIMIT - 64 * 1024, maxItems: MAX_INGEST_ITEMS };
 
 export interface EmbeddedOptions {
@@ -43,7 +45,7 @@ export interface EmbeddedOptions {
 }
 
 /** What the worker answers once it listens, or why it could not start. */
-export type WorkerReply = { url: string } | { error: { message: string; exitCode?: number } };
+export type WorkerReply = { url: string } | { error: { message: string; exitCode?: number; code?: string } };
 
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedService> {
   const { defaultDbPath } = await import('../server/default-db.js');
@@ -82,7 +84,7 @@ async function inProcess(dbPath: string) {
   await settleFile(dbPath);
   // A new database is a copy of the build's empty one (scripts/bundle.js), beside this bundle.
   const template = process.getBuiltinModule('node:url').fileURLToPath(new URL('./empty.db', import.meta.url));
-  const store = await openStore({ dbPath, template, otherFile: OTHER_DB });
+  const store = await openStore({ dbPath, template, otherFile: OTHER_DB, withoutSqlite: WITHOUT_SQLITE });
   return openInProcess({ store, bodyLimit: BULK_BODY_LIMIT }).catch(async (err: unknown) => {
     await store.close();
     throw err;
@@ -166,7 +168,8 @@ async function startWorker(dbPath: string, apiKey: string): Promise<{ url: strin
   });
   if ('error' in reply) {
     await exited;
-    throw Object.assign(new Error(reply.error.message), reply.error.exitCode === undefined ? {} : { exitCode: reply.error.exitCode });
+    const { message, ...more } = reply.error;
+    throw Object.assign(new Error(message), more);
   }
   return {
     url: reply.url,

@@ -1,4 +1,5 @@
 // Opens the store a command line asks for, with start-up failures as one clear line.
+import { NoSqlite } from './store/sqlite-driver.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { Store } from './store/types.js';
 
@@ -15,10 +16,25 @@ export interface StoreChoice {
    * variable): added to a refusal of this one that another file would cure.
    */
   otherFile?: string;
+  /**
+   * How the caller's user does without SQLite, in the caller's words (`point at a server with
+   * --url`): the end of the line saying that no SQLite can be loaded on this machine.
+   */
+  withoutSqlite?: string;
 }
 
-/** A start-up failure the operator can fix, already phrased for them. */
-class StartupError extends Error {}
+/** `a, b, or c`: what can be done, as one clause. */
+export const eitherOf = (clauses: readonly string[]) => (clauses.length < 2 ? clauses.join('') : `${clauses.slice(0, -1).join(', ')}${clauses.length > 2 ? ',' : ''} or ${clauses.at(-1)}`);
+
+/** A start-up failure the operator can fix, already phrased for them (`code`: the cause's, if any). */
+class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 export async function openStore(choice: StoreChoice): Promise<Store> {
   if (choice.databaseUrl) {
@@ -32,6 +48,10 @@ export async function openStore(choice: StoreChoice): Promise<Store> {
   try {
     return await openSqliteStore(choice.dbPath, choice.template ? { template: choice.template } : {});
   } catch (err) {
+    if (err instanceof NoSqlite) {
+      const remedies = [...err.remedies, ...(choice.withoutSqlite ? [choice.withoutSqlite] : [])];
+      throw new StartupError(`no SQLite to open ${choice.dbPath} with: ${err.message}; ${eitherOf(remedies)}`, err.code);
+    }
     throw new StartupError(`cannot open the database ${choice.dbPath}: ${describe(err, choice.otherFile)}`);
   }
 }

@@ -3,11 +3,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/open-store.js';
 import { BIN, cliEnv, copyPackage, createHome, runCli } from '../helpers/cli.js';
+import { openSqliteFile, pragmaValue } from '../helpers/sqlite-file.js';
 
 describe('the embedded service', () => {
   it('create, then a second invocation lists it; the database is under XDG_DATA_HOME', async () => {
@@ -48,12 +48,12 @@ describe('the embedded service', () => {
   it('a new database is a copy of the build\'s empty one, with the schema its migrations make; without that file, made by them', async () => {
     /** The schema of a database file, and when its migrations ran. */
     const inspect = (file: string) => {
-      const db = new Database(file, { readonly: true });
+      const db = openSqliteFile(file, { readonly: true });
       try {
         return {
-          journal: db.pragma('journal_mode', { simple: true }),
-          schema: db.prepare("select type, name, tbl_name, sql from sqlite_master where name not like 'sqlite_%' order by name").all(),
-          migrated: (db.prepare('select name, timestamp from kysely_migration order by name').all() as { name: string; timestamp: string }[]),
+          journal: pragmaValue(db, 'journal_mode'),
+          schema: db.prepare("select type, name, tbl_name, sql from sqlite_master where name not like 'sqlite_%' order by name").all([]),
+          migrated: (db.prepare('select name, timestamp from kysely_migration order by name').all([]) as { name: string; timestamp: string }[]),
         };
       } finally {
         db.close();

@@ -4,13 +4,13 @@
 // store each message once, one feedback per message), no 5xx and no "database is locked".
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { request, type Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHome } from '../helpers/cli.js';
 import type { TestServer } from '../helpers/server.js';
 import { startStoreServer, storeKinds } from '../helpers/stores.js';
 import { agent, killAll, startServe, type ServeProcess } from './serve-process.js';
+import { openSqliteFile, pragmaValue } from '../helpers/sqlite-file.js';
 
 const CLIENTS = 50;
 /** Messages each client ingests, out of a pool that the clients' ranges overlap in. */
@@ -166,9 +166,9 @@ describe('three serve processes sharing one SQLite file', () => {
       expect(s.stderr()).not.toMatch(/locked|SQLITE_BUSY|error on/);
       expect((await s.stop('SIGTERM')).exitCode).toBe(0);
     }
-    const check = new Database(db, { readonly: true });
+    const check = openSqliteFile(db, { readonly: true });
     try {
-      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(pragmaValue(check, 'integrity_check')).toBe('ok');
     } finally {
       check.close();
     }

@@ -4,11 +4,11 @@
 // ingest is all or nothing, and SQLite's integrity check passes.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { request, type Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHome } from '../helpers/cli.js';
 import { agent, killAll, startServe, type ServeProcess } from './serve-process.js';
+import { openSqliteFile, pragmaValue, pragmaRows } from '../helpers/sqlite-file.js';
 
 const KILLS = 5;
 const WORKERS = 16;
@@ -138,10 +138,10 @@ describe('serve killed with SIGKILL under write load', () => {
     } finally {
       expect((await server.stop('SIGTERM')).exitCode).toBe(0);
     }
-    const check = new Database(db, { readonly: true });
+    const check = openSqliteFile(db, { readonly: true });
     try {
-      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(check.pragma('foreign_key_check')).toEqual([]);
+      expect(pragmaValue(check, 'integrity_check')).toBe('ok');
+      expect(pragmaRows(check, 'foreign_key_check')).toEqual([]);
     } finally {
       check.close();
     }

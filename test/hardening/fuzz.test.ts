@@ -9,7 +9,6 @@ import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { routes, type RouteSpec } from '../../src/schema/routes.js';
 import { MAX_JSON_DEPTH, startServer, type RunningServer } from '../../src/server/app.js';
 import { call, ok } from '../helpers/http.js';
 import { openTestStore, removeTestStore, storeKinds } from '../helpers/stores.js';
+import { openSqliteFile, pragmaValue } from '../helpers/sqlite-file.js';
 
 /** Property runs per store; each run sends BATCH requests at once. */
 const RUNS = Number(process.env.CHATFLOW_FUZZ_RUNS ?? 500);
@@ -411,9 +411,9 @@ describe.each(storeKinds)('fuzzing every route on %s', (kind) => {
     expect((await call('GET', `${api}/ping`)).text).toBe('pong');
     expect(await snapshot(seeded)).toEqual(before);
     if (kind === 'sqlite') {
-      const db = new Database(join(dir, 'chatflow.db'), { readonly: true });
+      const db = openSqliteFile(join(dir, 'chatflow.db'), { readonly: true });
       try {
-        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(pragmaValue(db, 'integrity_check')).toBe('ok');
       } finally {
         db.close();
       }

@@ -7,17 +7,17 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import { openSqliteFile, pragmaValue } from '../helpers/sqlite-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chatflow-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const pageSize = (path: string) => {
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteFile(path, { readonly: true });
   try {
-    return db.pragma('page_size', { simple: true });
+    return pragmaValue(db, 'page_size');
   } finally {
     db.close();
   }
@@ -37,7 +37,7 @@ describe('the SQLite file', () => {
   it('a new file another process is writing (setting it up at the same moment) opens once it is done: no "database is locked"', async () => {
     const path = join(dir, 'raced.db');
     // That other process: a connection holding the file's write lock, let go 300 ms later.
-    const other = new Database(path);
+    const other = openSqliteFile(path);
     other.exec('create table other_setup (a)');
     other.exec('begin immediate');
     other.exec('insert into other_setup values (1)');
@@ -54,7 +54,7 @@ describe('the SQLite file', () => {
 
   it('a file with 4 KiB pages opens, keeps its data and its page size, and takes writes', async () => {
     const path = join(dir, 'old.db');
-    const old = new Database(path);
+    const old = openSqliteFile(path);
     old.pragma('page_size = 4096');
     old.pragma('journal_mode = WAL');
     old.close();

@@ -5,19 +5,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselyStore } from '../../src/server/store/kysely-store.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Database as Tables } from '../../src/server/store/tables.js';
 import { ROW_SEPARATOR } from '../../src/server/store/types.js';
+import { openSqliteFile, type SqliteConnection } from '../helpers/sqlite-file.js';
 
 const LIMIT = 4096;
 const tooBig = () => Object.assign(new Error('string or blob too big'), { code: 'SQLITE_TOOBIG' });
 
 /** `sqlite`, except that a query's joined value over LIMIT bytes fails as SQLite's over its length limit. */
-function withLengthLimit(sqlite: Database.Database): Database.Database {
+function withLengthLimit(sqlite: SqliteConnection): SqliteConnection {
   return new Proxy(sqlite, {
     get(db, key) {
       if (key !== 'prepare') return Reflect.get(db, key, db);
@@ -27,9 +27,9 @@ function withLengthLimit(sqlite: Database.Database): Database.Database {
         return new Proxy(statement, {
           get(s, k) {
             if (k !== 'all') return Reflect.get(s, k, s);
-            return (...args: unknown[]) => {
-              const rows = s.all(...args) as { joined?: unknown }[];
-              if (rows.some((r) => Buffer.isBuffer(r.joined) && r.joined.length > LIMIT)) throw tooBig();
+            return (params: readonly unknown[]) => {
+              const rows = s.all(params) as { joined?: unknown }[];
+              if (rows.some((r) => r.joined instanceof Uint8Array && r.joined.length > LIMIT)) throw tooBig();
               return rows;
             };
           },
@@ -60,7 +60,7 @@ describe('SQLite: a list of rows too large to join a thousand at a time', () => 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists every message, in order, fewer a batch', async () => {
-    const sqlite = new Database(path, { readonly: true });
+    const sqlite = openSqliteFile(path, { readonly: true });
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withLengthLimit(sqlite) }) });
     try {
       const listing = await new KyselyStore(db, 'sqlite').messages.list({ chatflowid: 'flow' }, 'asc', {});

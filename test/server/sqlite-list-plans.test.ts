@@ -3,13 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselyStore } from '../../src/server/store/kysely-store.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Database as Tables } from '../../src/server/store/tables.js';
 import type { Listing } from '../../src/server/store/types.js';
+import { openSqliteFile } from '../helpers/sqlite-file.js';
 
 describe('SQLite query plans of the other lists', () => {
   let dir: string;
@@ -24,7 +24,7 @@ describe('SQLite query plans of the other lists', () => {
   /** The plan of every query a listing runs (SQL captured from kysely's log), one string each. */
   async function plans(list: (store: KyselyStore) => Promise<Listing<unknown>>): Promise<string[]> {
     const queries: { sql: string; parameters: readonly unknown[] }[] = [];
-    const sqlite = new Database(path, { readonly: true });
+    const sqlite = openSqliteFile(path, { readonly: true });
     const db = new Kysely<Tables>({
       dialect: new SqliteDialect({ database: sqlite }),
       log: (event) => {
@@ -33,7 +33,7 @@ describe('SQLite query plans of the other lists', () => {
     });
     for await (const batch of (await list(new KyselyStore(db, 'sqlite'))).rows) void batch;
     const explained = queries.map((q) =>
-      (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '),
+      (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '),
     );
     await db.destroy();
     expect(explained.length).toBeGreaterThan(0);

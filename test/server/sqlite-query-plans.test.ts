@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselyStore } from '../../src/server/store/kysely-store.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Database as Tables } from '../../src/server/store/tables.js';
 import type { MessageFilter, PageRequest } from '../../src/server/store/types.js';
+import { openSqliteFile } from '../helpers/sqlite-file.js';
 
 const FLOW = 'plan-flow';
 
@@ -42,7 +42,7 @@ describe('SQLite query plans of message lists', () => {
   /** The plan of every query the store runs for this list (SQL captured from kysely's log). */
   async function plans(filter: Omit<MessageFilter, 'chatflowid'>, page: PageRequest = {}, streamed: 'rows' | 'texts' = 'rows'): Promise<string[]> {
     const queries: { sql: string; parameters: readonly unknown[] }[] = [];
-    const sqlite = new Database(path, { readonly: true });
+    const sqlite = openSqliteFile(path, { readonly: true });
     const db = new Kysely<Tables>({
       dialect: new SqliteDialect({ database: sqlite }),
       log: (event) => {
@@ -56,7 +56,7 @@ describe('SQLite query plans of message lists', () => {
       break;
     }
     const explained = queries.map((q) =>
-      (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '),
+      (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | '),
     );
     await db.destroy();
     return explained;
@@ -106,7 +106,7 @@ describe('SQLite plans of a message delete', () => {
       await store.messages.ingest(FLOW, Array.from({ length: 30 }, (_, i) => ({ id: `m-${i}`, role: 'userMessage' as const, sessionId: `s-${i % 3}` })));
       await store.close();
       const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const sqlite = new Database(path);
+      const sqlite = openSqliteFile(path);
       const db = new Kysely<Tables>({
         dialect: new SqliteDialect({ database: sqlite }),
         log: (event) => {
@@ -116,7 +116,7 @@ describe('SQLite plans of a message delete', () => {
       const explained: string[] = [];
       const deleting = new KyselyStore(db, 'sqlite');
       const explain = (q: { sql: string; parameters: readonly unknown[] }) =>
-        (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | ');
+        (sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(q.parameters) as { detail: string }[]).map((r) => r.detail).join(' | ');
       expect(await deleting.messages.delete({ chatflowid: FLOW, sessionId: 's-1' })).toBe(10);
       const steps = statements.splice(0).filter((q) => q.sql.startsWith('select'));
       for (const q of statements) explained.push(explain(q));

@@ -72,6 +72,8 @@ function clientExitCode(err: ChatflowError): number {
 export function exitCodeOf(err: unknown): number {
   if (err instanceof ChatflowError) return clientExitCode(err);
   if (err instanceof UserError) return err.exitCode;
+  // The store's: no SQLite can be loaded on this machine (its line says what to do instead).
+  if ((err as { code?: unknown } | null)?.code === 'CHATFLOW_NO_SQLITE') return EXIT.usage;
   const name = (err as { name?: unknown } | null)?.name;
   if (name === 'ExitPromptError' || name === 'Interrupted') return EXIT.interrupted;
   return EXIT.error;

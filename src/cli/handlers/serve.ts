@@ -72,7 +72,7 @@ export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
     import('../../server/default-db.js'),
   ]);
   const dbPath = opts.db ?? defaultDbPath();
-  const store = await openStore({ dbPath, databaseUrl: opts.databaseUrl, poolSize, otherFile: '--db or CHATFLOW_DB' });
+  const store = await openStore({ dbPath, databaseUrl: opts.databaseUrl, poolSize, otherFile: '--db or CHATFLOW_DB', withoutSqlite: 'use PostgreSQL with --database-url' });
   const log = opts.log ? (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined;
   let server;
   try {

@@ -10,20 +10,29 @@
 // delete, see messages.ts).
 import { statSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
+import { sqliteCode } from './node-sqlite.js';
+import type { SqliteDriver } from './sqlite-driver.js';
 
 /**
  * The thread's code: one connection; a message is a checkpoint, a transaction (its statements'
  * changes answered, or its error) or the end. Its transactions leave the checkpoints to the
  * checkpointer (no wal_autocheckpoint), run with the foreign keys off (the store keeps what they
- * would, see messages.ts) and wait for the lock as the store's writer does (busy timeout).
+ * would, see messages.ts) and wait for the lock as the store's writer does (busy timeout). It
+ * uses only what node:sqlite and better-sqlite3 share (sqlite-driver.ts says which one runs).
  */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { ...workerData.addon, timeout: workerData.busyTimeoutMs });
-db.pragma('wal_autocheckpoint = 0');
-db.pragma('synchronous = NORMAL');
-db.pragma('foreign_keys = off');
+// (node:sqlite on Node 22 warns that it is experimental, on stderr: nothing a user can act on.)
+const emitWarning = process.emitWarning;
+process.emitWarning = () => undefined;
+const driver = require(workerData.driver);
+process.emitWarning = emitWarning;
+const Database = driver.DatabaseSync ?? driver;
+const db = new Database(workerData.path, workerData.options);
+db.exec('pragma busy_timeout = ' + workerData.busyTimeoutMs);
+db.exec('pragma wal_autocheckpoint = 0');
+db.exec('pragma synchronous = NORMAL');
+db.exec('pragma foreign_keys = off');
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
@@ -31,15 +40,22 @@ parentPort.on('message', (message) => {
     return;
   }
   if (message === 'checkpoint') {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    db.exec('pragma wal_checkpoint(PASSIVE)');
     parentPort.postMessage('done');
     return;
   }
   try {
-    const run = db.transaction(() => message.map((s) => db.prepare(s.sql).run(...s.parameters).changes));
-    parentPort.postMessage({ changes: run.immediate() });
+    db.exec('begin immediate');
+    try {
+      const changes = message.map((s) => Number(db.prepare(s.sql).run(...s.parameters).changes));
+      db.exec('commit');
+      parentPort.postMessage({ changes });
+    } catch (err) {
+      if (db.isTransaction ?? db.inTransaction) db.exec('rollback');
+      throw err;
+    }
   } catch (err) {
-    parentPort.postMessage({ error: { message: err.message, code: err.code } });
+    parentPort.postMessage({ error: { message: err.message, code: err.code, errcode: err.errcode } });
   }
 });
 `;
@@ -64,13 +80,14 @@ export interface Checkpointer {
 }
 
 /** A transaction's answer; a checkpoint's is 'done'. */
-type Written = { changes: number[] } | { error: { message: string; code?: string } };
+type Written = { changes: number[] } | { error: { message: string; code?: string; errcode?: number } };
 type Answer = 'done' | Written;
 
 /** A thread running THREAD on the file, unreferenced (an idle one keeps no process alive). */
 async function spawn(path: string, open: Open, answered: (answer: Answer) => void, failed: (err: Error) => void) {
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(THREAD, { eval: true, workerData: { path, driver: open.driver(), addon: open.addon, busyTimeoutMs: open.busyTimeoutMs } });
+  const { module, options } = open.thread();
+  const worker = new Worker(THREAD, { eval: true, workerData: { path, driver: module, options, busyTimeoutMs: open.busyTimeoutMs } });
   worker.unref();
   worker.on('message', answered);
   worker.once('error', failed);
@@ -87,10 +104,9 @@ async function end(worker: Worker): Promise<void> {
   await exited;
 }
 
-/** How a thread opens its connection: the driver's module (its path), the addon's options, the busy timeout. */
+/** How a thread opens its connection: the driver's module and options (SqliteDriver's thread()), the busy timeout. */
 interface Open {
-  driver: () => string;
-  addon: object;
+  thread: SqliteDriver['thread'];
   busyTimeoutMs: number;
 }
 
@@ -137,7 +153,7 @@ export function checkpointer(path: string, bytes: number, open: Open): Checkpoin
         const { resolve, reject } = waiting.shift()!;
         if (waiting.length === 0) void writes?.then((worker) => worker.unref());
         if ('changes' in written) resolve(written.changes);
-        else reject(Object.assign(new Error(written.error.message), { code: written.error.code }));
+        else reject(Object.assign(new Error(written.error.message), { code: sqliteCode(written.error) }));
         committed();
       },
       (err) => {

@@ -270,8 +270,10 @@ export class Engine {
             first,
             size,
           ),
-        )) as { joined: Buffer | null; count: number }[];
-        const bytes = row?.joined ?? Buffer.alloc(0);
+        )) as { joined: Uint8Array | null; count: number }[];
+        // (A Buffer from better-sqlite3, a Uint8Array from node:sqlite: seen as a Buffer, not copied.)
+        const blob = row?.joined;
+        const bytes = blob ? Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength) : Buffer.alloc(0);
         // (A JSON text holds no newline of its own: a separator is where one row ends.)
         const start = bytes.lastIndexOf(ROW_SEPARATOR);
         return { count: Number(row?.count ?? 0), joined: [bytes], last: bytes.subarray(start < 0 ? 0 : start + ROW_SEPARATOR.length) };

@@ -1,66 +1,132 @@
-// Which better-sqlite3 this Node runs: two major versions are installed, each working where the
-// other does not.
-// - 12.x, compiled for the running Node's ABI, aborts the process on Node 24.19 and later
-//   (SIGABRT, exit 134, a native stack on stderr) whenever one of its statements is finalised
-//   outside a JavaScript context, which is at every exit: that Node's ObjectWrap removes a cleanup
-//   hook in its destructor and asserts an environment (WiseLibs/better-sqlite3#1515, closed
-//   without a fix in 12.x).
-// - 13.x is a Node-API addon with prebuilt binaries and no install script; it needs Node 22 (on 20
-//   it crashes at its first statement).
-// So 13.x (installed as `better-sqlite3-13`) from Node 22 on, and 12.x (`better-sqlite3`) before,
-// or where 13.x has no binary for the platform. Both are optional dependencies: a machine that
-// cannot compile 12.x still installs, and so does Node 20 with engine-strict (13.x asks for 22).
+// Which SQLite this Node runs, behind the surface the store uses (SqliteConnection), the first
+// of these that loads:
+// - Node's own (`node:sqlite`, node-sqlite.ts), where Node has it with all the store uses and
+//   reads a text whole (Node 24; not Node 22, whose cuts a text at a NUL character): nothing to
+//   build or fetch at install.
+// - better-sqlite3 13.x (installed as `better-sqlite3-13`) from Node 22 on: a Node-API addon whose
+//   package holds prebuilt binaries (no install script, no compiler). It needs Node 22 (on 20 it
+//   crashes at its first statement).
+// - better-sqlite3 12.x (Node 20, or a platform 13.x has no binary for): its addon is built at
+//   install (or a prebuilt one fetched), which may fail: then npm leaves it out, and
+//   `npm ci --ignore-scripts` leaves it unbuilt. Compiled for the running Node's ABI, 12.x also
+//   aborts the process at every exit on Node 24.19 and later (SIGABRT, a native stack on stderr,
+//   WiseLibs/better-sqlite3#1515): there Node's own comes first.
+// - None: NoSqlite, which the caller words (open-store.ts). Remote commands need none of this.
+// All are optional: a machine that can build none of them still installs and builds the CLI.
 import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
 import { requireV12 } from './driver-v12.js';
+import { loadNodeSqlite, nodeSqliteDatabase } from './node-sqlite.js';
 
-export interface SqliteDriver {
-  Database: typeof BetterSqlite3;
-  /**
-   * The module's path, for a thread that opens its own connection (store/checkpointer.ts); asked
-   * only then: a command that starts no thread does not walk node_modules for it.
-   */
-  module(): string;
-  /** Options every connection is opened with (where the addon is). */
-  options: { nativeBinding?: string };
+/** A statement, as better-sqlite3 has it (kysely's SqliteStatement, and what the store adds). */
+export interface SqliteStatement {
+  readonly reader: boolean;
+  /** Being iterated: another use would restart it. */
+  readonly busy: boolean;
+  all(params: readonly unknown[]): unknown[];
+  run(params: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  iterate(params: readonly unknown[]): IterableIterator<unknown>;
 }
 
-// (Not named `require`: the bundler would take these for its own.)
+/** A connection, as better-sqlite3 has it; errors carry SQLite's code by name (SQLITE_BUSY…). */
+export interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+  /** Runs `PRAGMA <text>` (its answer is not used). */
+  pragma(text: string): unknown;
+  exec(sql: string): void;
+  readonly inTransaction: boolean;
+  close(): void;
+}
+
+export interface SqliteDriver {
+  /** What it is, for a log or a report: `node:sqlite` or `better-sqlite3`. */
+  name: string;
+  open(path: string, options?: { readonly?: boolean }): SqliteConnection;
+  /**
+   * How a thread opens a connection of its own (store/checkpointer.ts): the module it requires
+   * (whose DatabaseSync, or itself, is the class) and the options it adds. Asked only then: a
+   * command that starts no thread does not walk node_modules for it.
+   */
+  thread(): { module: string; options: object };
+}
+
+/** No SQLite could be loaded: neither Node's own nor better-sqlite3's addon. */
+export class NoSqlite extends Error {
+  override readonly name = 'NoSqlite';
+  readonly code = 'CHATFLOW_NO_SQLITE';
+  constructor(
+    message: string,
+    /** What the machine's user can do about it, each a clause (`use Node 24 or later`). */
+    readonly remedies: string[],
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+// (Not named `require`: the bundler would take it for its own.)
 const load = createRequire(import.meta.url);
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+function nodeSqlite(): SqliteDriver | undefined {
+  const DatabaseSync = loadNodeSqlite();
+  return DatabaseSync && { name: 'node:sqlite', open: nodeSqliteDatabase(DatabaseSync), thread: () => ({ module: 'node:sqlite', options: {} }) };
+}
+
+function v13(): SqliteDriver {
+  const module = load.resolve('better-sqlite3-13');
+  const Database = load(module) as BetterSqlite3Class;
+  // (Its addon loads with the first connection: a platform without a prebuilt binary fails here.)
+  new Database(':memory:').close();
+  return { name: 'better-sqlite3 13', open: (path, { readonly = false } = {}) => new Database(path, { readonly }), thread: () => ({ module, options: {} }) };
+}
 
 /** 12.x: the addon by its path when it is where an install puts it (its own search walks the file system). */
 function v12(): SqliteDriver {
-  let options: SqliteDriver['options'] = {};
+  let options: { nativeBinding?: string } = {};
   try {
     options = { nativeBinding: load.resolve('better-sqlite3/build/Release/better_sqlite3.node') };
   } catch {
     // a prebuild elsewhere: its own search finds it
   }
-  return { Database: requireV12(), module: () => load.resolve('better-sqlite3'), options };
+  const Database = requireV12() as unknown as BetterSqlite3Class;
+  // (Its addon loads with the first connection: one not built fails here, not in a command's midst.)
+  new Database(':memory:', options).close();
+  return {
+    name: 'better-sqlite3 12',
+    open: (path, { readonly = false } = {}) => new Database(path, { ...options, readonly }),
+    thread: () => ({ module: load.resolve('better-sqlite3'), options }),
+  };
 }
 
-function v13(): SqliteDriver {
-  const module = load.resolve('better-sqlite3-13');
-  const Database = load(module) as typeof BetterSqlite3;
-  // (Its addon loads with the first connection: a platform without a prebuilt binary fails here.)
-  new Database(':memory:').close();
-  return { Database, module: () => module, options: {} };
-}
+/** better-sqlite3's class as the store sees it (SqliteConnection is what it uses of its instances). */
+type BetterSqlite3Class = new (path: string, options?: { readonly?: boolean; nativeBinding?: string }) => SqliteConnection;
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 let chosen: SqliteDriver | undefined;
 
-/** The driver for this Node (loaded once). */
+/** The driver for this Node (loaded once); NoSqlite when there is none. */
 export function sqliteDriver(): SqliteDriver {
   if (chosen) return chosen;
-  if (NODE_MAJOR < 22) return (chosen = v12());
-  try {
-    return (chosen = v13());
-  } catch (err) {
+  chosen = nodeSqlite();
+  if (chosen) return chosen;
+  let failure: unknown;
+  for (const driver of NODE_MAJOR >= 22 ? [v13, v12] : [v12]) {
     try {
-      return (chosen = v12());
-    } catch {
-      throw new Error(`better-sqlite3 could not be loaded for Node ${process.version}: ${(err as Error).message}`, { cause: err });
+      return (chosen = driver());
+    } catch (err) {
+      failure ??= err;
     }
   }
+  // (Not installed, or installed without its addon, as `npm ci --ignore-scripts` leaves 12.x.)
+  const { code, message } = failure as { code?: unknown; message: string };
+  const absent = code === 'MODULE_NOT_FOUND' || /bindings file/.test(message);
+  const why = absent ? 'better-sqlite3 is not built' : `better-sqlite3 did not load (${message.split('\n')[0]})`;
+  const own = process.getBuiltinModule('node:sqlite') ? `Node ${process.version}'s own SQLite cannot be used (Node 24's can)` : `Node ${process.version} has no SQLite of its own`;
+  const remedies = [
+    // npm runs node-gyp for 13.x although its package holds binaries, and drops it when that fails.
+    ...(NODE_MAJOR >= 22 ? ['run npm ci --ignore-scripts (better-sqlite3 13 comes with binaries)'] : []),
+    'install build tools (python3, make, g++) and run npm ci again',
+    'use Node 24 or later',
+  ];
+  throw new NoSqlite(`${why} and ${own}`, remedies, { cause: failure });
 }

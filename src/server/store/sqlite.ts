@@ -1,9 +1,8 @@
 // The SQLite store: one file, WAL so readers never wait for the writer, a busy timeout so that
 // several processes can share the file.
-import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { checkpointer } from './checkpointer.js';
-import { sqliteDriver } from './sqlite-driver.js';
+import { sqliteDriver, type SqliteConnection, type SqliteStatement } from './sqlite-driver.js';
 import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
@@ -49,12 +48,12 @@ const CACHE_SQL_CHARS = 200_000;
  * iterated is busy: then a fresh one is prepared.
  */
 function preparingOnce(
-  sqlite: BetterSqlite3.Database,
+  sqlite: SqliteConnection,
   /** Called after each COMMIT (kysely's, or one of ours), once it has run. */
   committed?: () => void,
-): SqliteDatabase & { prepare(text: string): BetterSqlite3.Statement } {
+): SqliteDatabase & { prepare(text: string): SqliteStatement } {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Map<string, SqliteStatement>();
   let chars = 0;
   return {
     close: () => sqlite.close(),
@@ -105,10 +104,9 @@ async function untilNotBusy<T>(step: () => T, timeoutMs: number): Promise<T> {
 
 export async function openSqliteStore(path: string, options: SqliteOptions = {}): Promise<KyselyStore> {
   const driver = sqliteDriver();
-  const { Database: BetterSqlite3, options: addon } = driver;
   const copied = path !== ':memory:' && path !== '' && prepareFile(path, options.template);
   if (path !== ':memory:' && path !== '') await checkOneName(path);
-  const sqlite = new BetterSqlite3(path, addon);
+  const sqlite = driver.open(path);
   try {
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -140,8 +138,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const file = path !== ':memory:' && path !== '';
   const checkpoints = file
     ? checkpointer(path, options.checkpointBytes ?? CHECKPOINT_BYTES, {
-        driver: () => driver.module(),
-        addon,
+        thread: () => driver.thread(),
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })
     : undefined;
@@ -152,7 +149,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // object, the driver looked each of its sixteen values up by name through V8's API: some 2 µs
   // a message more (a third of the binding's cost).
   const bulk: BulkInsert = (text, columns, rows) => {
-    const statement = writer.prepare(text) as BetterSqlite3.Statement<unknown[]>;
+    const statement = writer.prepare(text);
     const values: unknown[] = new Array(columns.length);
     let inserted = 0;
     for (const row of rows as Record<string, unknown>[]) {
@@ -184,7 +181,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // Listings read on a connection of their own (see Engine): in WAL mode it reads the last
   // committed state while the writer's connection is inside a transaction.
   if (!checkpoints) return new KyselyStore(db, 'sqlite', db, bulk);
-  const reading = new BetterSqlite3(path, { readonly: true, ...addon });
+  const reading = driver.open(path, { readonly: true });
   reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
   const store = new KyselyStore(db, 'sqlite', reader, bulk, undefined, checkpoints.transaction);
