@@ -8,7 +8,7 @@ export class ListParseError extends Error {
   override readonly name = 'ListParseError';
 }
 
-type Mode = 'detect' | 'lines' | 'buffer';
+type Mode = 'detect' | 'lines' | 'compact' | 'buffer';
 
 /** Elements of a whole-body list: an array, or Flowise's paginated `{data: [...]}`. */
 export function listItems(body: unknown): unknown[] {
@@ -31,6 +31,65 @@ export interface ListEntry {
   value?: unknown;
   /** The element's text as received (line-per-element lists only). */
   text?: string;
+}
+
+/**
+ * The elements of a JSON array written on one line (Flowise's lists), each parsed as soon as its
+ * text is whole: a long answer costs one element's text at a time, not the whole body.
+ */
+class CompactArray {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** The unfinished element's text from earlier pieces. */
+  private carry = '';
+  opened = false;
+  closed = false;
+
+  /** The elements `text` completes. */
+  feed(text: string, out: ListEntry[]): void {
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === 0x5c) this.escaped = true;
+        else if (c === 0x22) this.inString = false;
+        continue;
+      }
+      if (c === 0x22) this.inString = true;
+      else if (c === 0x7b || c === 0x5b) {
+        if (this.depth === 0) {
+          if (this.opened || c !== 0x5b) throw new ListParseError('malformed list: not one JSON array');
+          this.opened = true;
+          start = i + 1;
+        }
+        this.depth++;
+      } else if (c === 0x7d || c === 0x5d) {
+        this.depth--;
+        if (this.depth === 0) {
+          this.element(text.slice(start, i), out);
+          this.closed = true;
+          start = i + 1;
+        }
+      } else if (c === 0x2c && this.depth === 1) {
+        this.element(text.slice(start, i), out);
+        start = i + 1;
+      } else if (this.depth === 0 && c > 0x20) throw new ListParseError(this.closed ? 'malformed list: data after the end of the list' : 'malformed list: not one JSON array');
+    }
+    if (this.depth > 0) this.carry += text.slice(start);
+  }
+
+  private element(tail: string, out: ListEntry[]): void {
+    const text = (this.carry + tail).trim();
+    this.carry = '';
+    if (text === '') return;
+    try {
+      out.push({ value: JSON.parse(text) as unknown });
+    } catch {
+      throw new ListParseError('malformed list: an element that is not JSON');
+    }
+  }
 }
 
 /**
@@ -121,7 +180,21 @@ export async function* parseJsonBatches(
     }
   };
 
+  let compact: CompactArray | undefined;
   const feed = function* (text: string, final: boolean): Generator<ListEntry> {
+    if (mode === 'buffer' && !compact && head.trimStart().startsWith('[')) {
+      // Not a line per element, but an array: its elements one by one all the same.
+      mode = 'compact';
+      compact = new CompactArray();
+      text = head + text;
+      head = '';
+    }
+    if (mode === 'compact') {
+      const out: ListEntry[] = [];
+      compact!.feed(text, out);
+      yield* out;
+      return;
+    }
     if (mode === 'buffer') {
       head += text;
       return;
@@ -149,6 +222,10 @@ export async function* parseJsonBatches(
   if (batch.length > 0) yield batch;
   if (failure) throw failure.error;
 
+  if (mode === 'compact') {
+    if (!compact!.closed) throw new ListParseError(compact!.opened ? 'the list ended early (the connection was cut)' : 'the body is empty');
+    return;
+  }
   if (mode === 'buffer') {
     let body: unknown;
     try {

@@ -6,16 +6,16 @@
 // `feedback` property. So the first rows come at once and neither side holds the whole list.
 //
 // - Sessions per page start small (a first row at once) and double, on a boundary that keeps the
-//   offsets exact, until a page holds about PAGE_MESSAGES messages.
+//   offsets exact, until a page holds about PAGE_MESSAGES messages. One page is asked at a time.
 // - Messages without a session are never in a page (`sessionId IN (…)` does not match NULL), but
 //   their group takes a place in the paging: two one-session probes at the end tell whether there
 //   is one (see `sessionless`), and then those messages come from the whole list, once.
 // - In date order: newest first is exact (later pages hold only sessions that ended earlier, so a
-//   page's earliest session end bounds everything after it). Oldest first is a look-ahead merge:
-//   a later page can hold a session that began before what was already written if it is longer
-//   than every session seen before it; such messages are written as they come and counted
-//   (`disorder`), and the caller says so. Where every chat spans the whole list, the look-ahead
-//   holds the whole list (as the one request did) before its first row.
+//   page's earliest session end bounds everything after it). Oldest first is a look-ahead merge,
+//   written as it is read: a later page can hold a session that began before what was already
+//   written only if it is longer than every session seen before it; such messages are written as
+//   they come and counted (`disorder`), and the caller says so. Where every chat spans the whole
+//   list, the look-ahead holds the whole list (as the one request did) before its first row.
 import type { ChatMessage } from '../schema/resources.js';
 import type { HttpCore, Normalise, QueryInput } from './core.js';
 import { millis } from './dates.js';
@@ -23,8 +23,12 @@ import { millis } from './dates.js';
 /** Sessions in the first page: its rows come at once. */
 const FIRST_SESSIONS = 10;
 /** The most sessions a page asks for (Flowise binds each in an `IN (…)`). */
-const MAX_SESSIONS = 1000;
-/** About how many messages a page aims at once sessions are known. */
+const MAX_SESSIONS = 5000;
+/**
+ * About how many messages a page aims at once sessions are known: each page costs Flowise a scan
+ * of the chatflow to group its sessions (fewer, larger pages cost it less), and the client one
+ * page's answer in memory (Flowise writes it on one line: it is parsed whole).
+ */
 const PAGE_MESSAGES = 10_000;
 
 export interface SessionPaging {
@@ -36,9 +40,30 @@ export interface SessionPaging {
   disorder?: (count: number) => void;
 }
 
-type Page = { messages: ChatMessage[]; sessions: Map<string, { first: number; last: number }> };
-
 const at = (m: ChatMessage) => millis(m.createdDate);
+
+/** Sorted messages taken from the front (an index, not a shift: pages are long). */
+class Queue {
+  private head = 0;
+  constructor(private items: ChatMessage[] = []) {}
+  get size() {
+    return this.items.length - this.head;
+  }
+  peek(): ChatMessage | undefined {
+    return this.items[this.head];
+  }
+  take(): ChatMessage {
+    const m = this.items[this.head++]!;
+    if (this.head > 4096 && this.head * 2 > this.items.length) (this.items = this.items.slice(this.head)), (this.head = 0);
+    return m;
+  }
+  push(m: ChatMessage): void {
+    this.items.push(m);
+  }
+  rest(): ChatMessage[] {
+    return this.items.slice(this.head);
+  }
+}
 
 /** Two sorted lists as one (stable: `a` first on equal dates). */
 function merge(a: ChatMessage[], b: ChatMessage[], desc: boolean): ChatMessage[] {
@@ -56,26 +81,19 @@ function merge(a: ChatMessage[], b: ChatMessage[], desc: boolean): ChatMessage[]
 
 export async function* sessionPages(core: HttpCore, apiPath: string, query: QueryInput, paging: SessionPaging, normalise: Normalise<ChatMessage>): AsyncGenerator<ChatMessage[]> {
   const desc = paging.order === 'DESC';
+  const any = paging.order === 'any';
   const base: QueryInput = { ...query, feedback: true, order: undefined, page: undefined, limit: undefined };
   const strip = (m: ChatMessage): ChatMessage => {
     if (paging.feedback) return m;
     const { feedback: _f, ...rest } = m as ChatMessage & { feedback?: unknown };
     return rest as ChatMessage;
   };
-  const fetch = async (page: number, limit: number, reverse = false): Promise<Page> => {
-    const messages: ChatMessage[] = [];
-    const sessions: Page['sessions'] = new Map();
-    for await (const batch of core.streamBatches(apiPath, { ...base, ...(desc !== reverse ? { order: 'DESC' } : {}), page, limit }, normalise)) {
-      for (const m of batch) {
-        messages.push(strip(m));
-        if (m.sessionId == null) continue;
-        const t = at(m);
-        const s = sessions.get(m.sessionId);
-        if (!s) sessions.set(m.sessionId, { first: t, last: t });
-        else (s.first = Math.min(s.first, t)), (s.last = Math.max(s.last, t));
-      }
-    }
-    return { messages, sessions };
+  const pageQuery = (page: number, limit: number, reverse = false): QueryInput => ({ ...base, ...(desc !== reverse ? { order: 'DESC' } : {}), page, limit });
+  /** How many messages one page of `limit` sessions holds (a probe's). */
+  const probe = async (page: number, reverse = false): Promise<number> => {
+    let n = 0;
+    for await (const batch of core.streamBatches(apiPath, pageQuery(page, 1, reverse), normalise)) n += batch.length;
+    return n;
   };
 
   let limit = FIRST_SESSIONS;
@@ -85,7 +103,8 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
   let gap = false;
   let short = false;
   let longest = 0;
-  let held: ChatMessage[] = [];
+  /** Read, not yet written (sorted): of earlier pages, and of this one. */
+  let held = new Queue();
   let written: number | undefined;
   let disorder = 0;
   const write = (batch: ChatMessage[]) => {
@@ -97,60 +116,72 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
     return batch;
   };
 
-  // The next page is asked while this one is written; a caller that stops early leaves it unread.
-  const ahead = (page: number, size: number) => {
-    const p = fetch(page, size);
-    p.catch(() => undefined);
-    return p;
-  };
-  let next: Promise<Page> | undefined = ahead(1, limit);
-  while (next) {
-    const page = await next;
-    const count = page.sessions.size;
+  for (;;) {
+    const sessions = new Map<string, { first: number; last: number }>();
+    const page = new Queue();
+    for await (const batch of core.streamBatches(apiPath, pageQuery(consumed / limit + 1, limit), normalise)) {
+      const out: ChatMessage[] = [];
+      for (const raw of batch) {
+        const m = strip(raw);
+        messages++;
+        if (m.sessionId != null) {
+          const t = at(m);
+          const s = sessions.get(m.sessionId);
+          if (!s) sessions.set(m.sessionId, { first: t, last: t });
+          else (s.first = Math.min(s.first, t)), (s.last = Math.max(s.last, t)), (longest = Math.max(longest, s.last - s.first));
+        }
+        if (any) out.push(m);
+        else page.push(m);
+      }
+      if (any) {
+        if (out.length) yield out;
+        continue;
+      }
+      if (desc || batch.length === 0) continue;
+      // Oldest first: a page comes in date order, and later pages hold only sessions that end after
+      // the latest message read, so nothing before it less the longest session seen.
+      const bound = at(batch[batch.length - 1]!) - longest;
+      while (true) {
+        const a = held.peek();
+        const b = page.peek();
+        const next = a && (!b || at(a) <= at(b)) ? a : b;
+        if (!next || at(next) >= bound) break;
+        out.push(next === a ? held.take() : page.take());
+      }
+      if (out.length) yield write(out);
+    }
+    const count = sessions.size;
     consumed += limit;
     seen += count;
-    messages += page.messages.length;
+    if (!any) held = new Queue(merge(held.rest(), page.rest(), desc));
+    if (count === 0) break;
     // A page short of sessions followed by more held the sessionless group.
-    if (count === 0) next = undefined;
-    else {
-      if (short) gap = true;
-      short = count < limit;
-      const perSession = messages / Math.max(seen, 1);
-      if (consumed % (2 * limit) === 0 && limit < MAX_SESSIONS && 2 * limit * perSession <= PAGE_MESSAGES) limit *= 2;
-      next = ahead(consumed / limit + 1, limit);
+    if (short) gap = true;
+    short = count < limit;
+    if (desc) {
+      // Newest first: later pages hold only sessions that ended before every one of this page.
+      const bound = Math.min(...[...sessions.values()].map((s) => s.last));
+      const out: ChatMessage[] = [];
+      while (held.size && at(held.peek()!) > bound) out.push(held.take());
+      if (out.length) yield write(out);
     }
-    if (paging.order === 'any') {
-      if (page.messages.length) yield page.messages;
-      continue;
-    }
-    for (const s of page.sessions.values()) longest = Math.max(longest, s.last - s.first);
-    held = merge(held, page.messages, desc);
-    if (!next) break;
-    // What later pages can still hold: newest first, nothing after this page's earliest session
-    // end; oldest first, nothing before its latest session end less the longest session seen.
-    const ends = [...page.sessions.values()].map((s) => s.last);
-    const bound = desc ? Math.min(...ends) : Math.max(...ends) - longest;
-    let n = 0;
-    while (n < held.length && (desc ? at(held[n]!) > bound : at(held[n]!) < bound)) n++;
-    if (n > 0) yield write(held.splice(0, n));
+    const perSession = messages / Math.max(seen, 1);
+    if (consumed % (2 * limit) === 0 && limit < MAX_SESSIONS && 2 * limit * perSession <= PAGE_MESSAGES) limit *= 2;
   }
 
   // Sessionless messages: their group is in the paging if a one-session page past the sessions
   // seen finds another group, or the group at the far end (paged the other way) answers nothing.
-  if (!gap) {
-    const past = await fetch(seen + 1, 1);
-    gap = past.messages.length > 0 || (await fetch(1, 1, true)).messages.length === 0;
-  }
+  if (!gap) gap = (await probe(seen + 1)) > 0 || (await probe(1, true)) === 0;
   if (gap) {
-    const whole: QueryInput = { ...base, feedback: undefined, ...(desc ? { order: 'DESC' } : {}) };
+    const whole: QueryInput = { ...base, feedback: paging.feedback ? true : undefined, ...(desc ? { order: 'DESC' } : {}) };
     const rest: ChatMessage[] = [];
-    for await (const batch of core.streamBatches(apiPath, { ...whole, ...(paging.feedback ? { feedback: true } : {}) }, normalise)) {
+    for await (const batch of core.streamBatches(apiPath, whole, normalise)) {
       for (const m of batch) if (m.sessionId == null) rest.push(m);
     }
-    if (paging.order === 'any') {
+    if (any) {
       if (rest.length) yield rest;
-    } else held = merge(held, rest, desc);
+    } else held = new Queue(merge(held.rest(), rest, desc));
   }
-  if (held.length) yield write(held);
+  if (held.size) yield write(held.rest());
   if (disorder > 0) paging.disorder?.(disorder);
 }
