@@ -65,6 +65,38 @@ describe('profiles', () => {
   });
 });
 
+describe('never the wrong server', () => {
+  it('login --profile P makes P current: the next command goes to its server', async () => {
+    const home = createHome();
+    const login = await runCli(['login', '--url', server.url, '--api-key', KEY, '--profile', 'flowise'], { home });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toContain('as profile flowise (key ');
+    expect(login.stderr).toContain('now using profile flowise');
+    const list = await runCli(['config', 'list', '-o', 'json'], { home });
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'flowise', current: true })]);
+    expect(await whereVariablesGo(home)).toBe('server');
+  });
+
+  it('a confirmation and a --dry-run name the server and profile, or the local database', async () => {
+    const home = createHome();
+    await loggedIn(home);
+    expect((await runCli(['vars', 'set', 'TARGETED', 'x'], { home })).exitCode).toBe(0);
+    const refused = await runCli(['vars', 'delete', 'TARGETED'], { home });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe(`chatflow: Delete 1 variable (TARGETED) on ${server.url} (profile prod): refused without confirmation; pass --yes (-y) to go ahead\n`);
+    const dry = await runCli(['vars', 'delete', 'TARGETED', '--dry-run', '-o', 'json'], { home });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toBe(`dry run on ${server.url} (profile prod): nothing was sent\n`);
+
+    const local = createHome();
+    expect((await runCli(['vars', 'set', 'TARGETED', 'x'], { home: local })).exitCode).toBe(0);
+    const refusedLocally = await runCli(['vars', 'delete', 'TARGETED'], { home: local });
+    expect(refusedLocally.stderr).toContain('Delete 1 variable (TARGETED) on the local database ~/data/chatflow/chatflow.db: refused');
+    const messages = await runCli(['messages', 'delete', 'flow-x', '--dry-run'], { home: local });
+    expect(messages.stderr).toContain('dry run on the local database ~/data/chatflow/chatflow.db: nothing was sent');
+  });
+});
+
 describe('keys off the command line', () => {
   it('--api-key-file reads the key from a file; login takes it too; config get api-key --show prints it', async () => {
     const home = createHome();

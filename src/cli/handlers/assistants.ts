@@ -89,7 +89,7 @@ export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags
   if (opts.dryRun) {
     return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/assistants/${await idOf(ASSISTANTS, client, arg, all)}`));
   }
-  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'assistant')} (${idsOrNames.join(', ')})?`, opts.yes);
+  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'assistant')} (${idsOrNames.join(', ')})?`, opts.yes, await ctx.target());
   return eachArgument(ctx, idsOrNames, async (arg) => {
     const id = await idOf(ASSISTANTS, client, arg, all);
     const { affected } = await client.assistants.delete(id);

@@ -9,14 +9,20 @@ import type { ListView } from '../render/list-table.js';
 import type { Batches } from '../render/records.js';
 import { plural } from '../render/text.js';
 
-/** Asks on a terminal; refuses (exit 2) without one unless --yes was given. */
-export async function confirmOrRefuse(question: string, yes: boolean | undefined): Promise<void> {
+/**
+ * Asks on a terminal; refuses (exit 2) without one unless --yes was given. `where` (a
+ * `Context.target()`) ends the question: the server or database the change would land on.
+ */
+export async function confirmOrRefuse(question: string, yes: boolean | undefined, where?: string): Promise<void> {
   if (yes) return;
+  if (where) question = `${question.replace(/\?$/, '')} ${where}?`;
   if (!canPrompt()) throw new UsageError(`${question.replace(/\?$/, '')}: refused without confirmation; pass --yes (-y) to go ahead`);
   if (!(await confirm(question))) throw new UsageError('cancelled; nothing was changed');
 }
 
-/** --dry-run: the request that would be sent, as data on stdout. */
+const namedDryRun = new WeakSet<Context>();
+
+/** --dry-run: the request that would be sent, as data on stdout; where it would go, once, on stderr. */
 export async function printDryRun(
   ctx: Context,
   method: string,
@@ -28,6 +34,9 @@ export async function printDryRun(
     { method, path: `/api/v1${path}`, ...(Object.keys(query).length ? { query } : {}), ...(extra.body !== undefined ? { body: extra.body } : {}) },
     { single: true, idField: 'path' },
   );
+  if (namedDryRun.has(ctx)) return;
+  namedDryRun.add(ctx);
+  ctx.out.note(`dry run ${await ctx.target()}: nothing was sent`);
 }
 
 /** `--file body.json` or `--file -` (stdin): a whole JSON body. */

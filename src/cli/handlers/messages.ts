@@ -76,6 +76,7 @@ export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags
   await confirmOrRefuse(
     `Delete ${plural(plan.matched, 'message')} of chatflow ${chatflowId}${filtered ? ' matching the filters' : ' (ALL of its messages)'}, with their feedback?`,
     opts.yes,
+    await ctx.target(),
   );
   try {
     const { affected } = await client.messages.delete(chatflowId, plan);

@@ -27,7 +27,7 @@ export async function list(ctx: Context, chatflowId: string | undefined, opts: L
 export async function remove(ctx: Context, ids: string[], opts: { chatflow?: string; yes?: boolean; dryRun?: boolean }): Promise<number | void> {
   const path = opts.chatflow ? `/upsert-history/${opts.chatflow}` : '/upsert-history';
   if (opts.dryRun) return printDryRun(ctx, 'PATCH', path, { body: { ids } });
-  await confirmOrRefuse(`Delete ${plural(ids.length, 'upsert history record')}?`, opts.yes);
+  await confirmOrRefuse(`Delete ${plural(ids.length, 'upsert history record')}?`, opts.yes, await ctx.target());
   const client = await ctx.client();
   const of = opts.chatflow ? ` of chatflow ${opts.chatflow}` : '';
   return eachArgument(ctx, ids, async (id) => {

@@ -57,7 +57,7 @@ export async function remove(ctx: Context, idsOrNames: string[], opts: VariableF
   if (opts.dryRun) {
     return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/variables/${await idOf(VARIABLES, client, arg, all)}`));
   }
-  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'variable')} (${idsOrNames.join(', ')})?`, opts.yes);
+  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'variable')} (${idsOrNames.join(', ')})?`, opts.yes, await ctx.target());
   return eachArgument(ctx, idsOrNames, async (arg) => {
     const id = await idOf(VARIABLES, client, arg, all);
     await client.variables.delete(id);
