@@ -1,13 +1,18 @@
-// Names wherever an id is taken: a variable by its name, an assistant by `details.name`, a chatflow
-// by its name on servers that keep names (Flowise). One rule for all: an id is itself; else a name
-// exactly one record has; a name several records share is a usage error naming their ids (exit 2);
-// nothing of that id or name is not found (exit 3).
-import { ChatflowError, type Assistant, type ChatflowClient, type Variable } from '../client/index.js';
+// Names and short ids wherever an id is taken: a variable by its name, an assistant by
+// `details.name`, a chatflow by its name on servers that keep names (Flowise), and any of them, a
+// feedback or an upsert history record by the start of its id, as tables show ids (as git and
+// docker take them). One rule for all: an id is itself; else a name exactly one record has; else
+// an id exactly one record's starts with (4 characters at least); several are a usage error naming
+// their ids (exit 2); nothing of that id or name is not found (exit 3).
+import { ChatflowError, type Assistant, type ChatflowClient, type ChatMessage, type Feedback, type UpsertHistory, type Variable } from '../client/index.js';
 import { EXIT, UsageError, UserError } from './core/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids of variables, assistants and Flowise's chatflows are UUIDs: one is taken as an id, unlooked-up. */
 export const isId = (text: string): boolean => UUID.test(text);
+/** The start of a UUID, as tables show it: 4 characters or more. */
+const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i;
+const startsWith = (id: string, prefix: string) => id.toLowerCase().startsWith(prefix.toLowerCase());
 
 /** What a name is looked up among: each record's id and name. */
 export interface Named<T> {
@@ -31,17 +36,27 @@ export const ASSISTANTS: Named<Assistant> = {
   name: (a) => (typeof a.details?.name === 'string' ? a.details.name : undefined),
 };
 
+/** `3f2a…`: the record's id and its name, for a list of candidates. */
+function candidates<T>(kind: Named<T>, matches: T[]): string {
+  return matches.map((m) => (kind.name(m) ? `${kind.id(m)} ${kind.name(m)}` : kind.id(m))).join(', ');
+}
+
 /** The record `idOrName` means among `records` (the one rule above). */
 export function pick<T>(kind: Named<T>, records: Iterable<T>, idOrName: string): T {
-  const matches: T[] = [];
+  const named: T[] = [];
+  const prefixed: T[] = [];
+  const prefix = PREFIX.test(idOrName);
   for (const r of records) {
     if (kind.id(r) === idOrName) return r;
-    if (kind.name(r) === idOrName) matches.push(r);
+    if (kind.name(r) === idOrName) named.push(r);
+    else if (prefix && startsWith(kind.id(r), idOrName)) prefixed.push(r);
   }
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) {
-    throw new UsageError(`${matches.length} ${kind.noun}s are named ${idOrName}: give the id (${matches.map((m) => kind.id(m)).join(', ')})`);
+  if (named.length === 1) return named[0]!;
+  if (named.length > 1) {
+    throw new UsageError(`${named.length} ${kind.noun}s are named ${idOrName}: give the id (${named.map((m) => kind.id(m)).join(', ')})`);
   }
+  if (prefixed.length === 1) return prefixed[0]!;
+  if (prefixed.length > 1) throw new UsageError(`${idOrName} starts the ids of ${prefixed.length} ${kind.noun}s: give more of it (${candidates(kind, prefixed)})`);
   throw new UserError(`${kind.noun} ${idOrName} not found`, EXIT.notFound);
 }
 
@@ -53,13 +68,50 @@ export async function records<T>(kind: Named<T>, client: ChatflowClient): Promis
 }
 
 /**
- * The id `idOrName` means: a UUID as it is (a missing record is the server's 404), else the id of
- * the one record with that name, out of `all` (when several names are looked up) or the server's.
+ * The id `idOrName` means: out of `all` (a whole list, taken once for several arguments: an id
+ * not in it is not found), else a UUID as it is (a missing record is the server's 404) and
+ * anything else looked up in the server's list.
  */
 export async function idOf<T>(kind: Named<T>, client: ChatflowClient, idOrName: string, all?: T[]): Promise<string> {
-  if (isId(idOrName)) return idOrName;
+  if (isId(idOrName) && !all) return idOrName;
   return kind.id(pick(kind, all ?? (await records(kind, client)), idOrName));
 }
+
+/**
+ * The id `text` means for a kind without names (feedback, upsert history): a UUID as it is, the
+ * start of one looked up; anything else is a usage error naming `what` (`<id>`, `--message-id`).
+ */
+export async function idFrom<T>(kind: Named<T>, client: ChatflowClient, text: string, what: string, all?: T[]): Promise<string> {
+  if (isId(text)) return text;
+  if (!PREFIX.test(text)) throw new UsageError(`invalid ${what} "${text}": give a ${kind.noun} id, or 4 or more of its first characters`, { scoped: true });
+  return kind.id(pick(kind, all ?? (await records(kind, client)), text));
+}
+
+/** Feedback of every chatflow (feedback is listed a chatflow at a time). */
+export const FEEDBACK: Named<Feedback> = {
+  noun: 'feedback',
+  all: async function* (c) {
+    for (const flow of await c.chatflows.list()) yield* c.feedback.stream(flow.id);
+  },
+  id: (f) => f.id,
+  name: () => undefined,
+};
+
+/** Messages of one chatflow (the start of a message id is looked up there only). */
+export const messagesOf = (chatflowId: string): Named<ChatMessage> => ({
+  noun: 'message',
+  all: (c) => c.messages.stream(chatflowId),
+  id: (m) => m.id,
+  name: () => undefined,
+});
+
+/** Upsert history records, of one chatflow or all. */
+export const upsertHistoryOf = (chatflowId?: string): Named<UpsertHistory> => ({
+  noun: 'upsert history record',
+  all: (c) => c.upsertHistory.stream(chatflowId),
+  id: (u) => u.id,
+  name: () => undefined,
+});
 
 /** One record by id or name. */
 export async function find<T>(kind: Named<T>, client: ChatflowClient, idOrName: string): Promise<T> {
@@ -87,5 +139,8 @@ export async function chatflowId(client: ChatflowClient, text: string): Promise<
   if (flows.some((f) => f.id === text)) return text;
   const named = flows.filter((f) => f.name === text);
   if (named.length > 1) throw new UsageError(`${named.length} chatflows are named ${text}: give the id (${named.map((f) => f.id).join(', ')})`);
-  return named[0]?.id ?? text;
+  if (named[0]) return named[0].id;
+  const prefixed = PREFIX.test(text) ? flows.filter((f) => startsWith(f.id, text)) : [];
+  if (prefixed.length > 1) throw new UsageError(`${text} starts the ids of ${prefixed.length} chatflows: give more of it (${prefixed.map((f) => `${f.id} ${f.name}`).join(', ')})`);
+  return prefixed[0]?.id ?? text;
 }

@@ -5,7 +5,7 @@ import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { ASSISTANTS, find, idOf, isId, records } from '../names.js';
 import { ASSISTANT_TABLE } from '../render/views.js';
-import { confirmOrRefuse, eachArgument, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
+import { bulkDelete, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
 
 
 interface BodyFlags {
@@ -84,16 +84,18 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
   const client = await ctx.client();
-  // Names are looked up in one list, taken once.
-  const all = idsOrNames.every(isId) ? [] : await records(ASSISTANTS, client);
-  if (opts.dryRun) {
-    return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/assistants/${await idOf(ASSISTANTS, client, arg, all)}`));
-  }
-  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'assistant')} (${idsOrNames.join(', ')})?`, opts.yes, await ctx.target());
-  return eachArgument(ctx, idsOrNames, async (arg) => {
-    const id = await idOf(ASSISTANTS, client, arg, all);
-    const { affected } = await client.assistants.delete(id);
-    if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
-    ctx.out.note(`deleted assistant ${id === arg ? id : `${arg} (${id})`}`);
+  // Ids and names are looked up in one list, taken once: the prompt counts what is there.
+  const all = await records(ASSISTANTS, client);
+  return bulkDelete(ctx, idsOrNames, opts, {
+    noun: 'assistant',
+    lookup: async (arg) => idOf(ASSISTANTS, client, arg, all),
+    dryRun: async (ids) => {
+      for (const id of ids) await printDryRun(ctx, 'DELETE', `/assistants/${id}`);
+    },
+    remove: async (id, arg) => {
+      const { affected } = await client.assistants.delete(id);
+      if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
+      ctx.out.note(`deleted assistant ${id === arg ? id : `${arg} (${id})`}`);
+    },
   });
 }

@@ -133,3 +133,37 @@ export async function eachArgument(ctx: Context, args: readonly string[], fn: (a
   }
   return failed ?? (notFound ? EXIT.notFound : EXIT.ok);
 }
+
+/** What a bulk delete does with its arguments, once each is looked up. */
+export interface BulkDelete {
+  /** `variable`: what the prompt counts. */
+  noun: string;
+  /** The id an argument means (not found: exit 3 for it; ambiguous: exit 2), looked up before anything is asked. */
+  lookup(arg: string): Promise<string>;
+  /** --dry-run: the requests the delete would send. */
+  dryRun(ids: string[]): Promise<void>;
+  /** Deletes one (`arg` as typed, for its line). */
+  remove(id: string, arg: string): Promise<void>;
+}
+
+/**
+ * A bulk delete: every argument looked up first, each one that is not there said on its own line,
+ * so that the prompt counts and names only what exists; then each deleted. The exit code is
+ * eachArgument's over both steps.
+ */
+export async function bulkDelete(ctx: Context, args: readonly string[], opts: { yes?: boolean; dryRun?: boolean }, how: BulkDelete): Promise<number> {
+  const found: { arg: string; id: string }[] = [];
+  const looked = await eachArgument(ctx, args, async (arg) => {
+    found.push({ arg, id: await how.lookup(arg) });
+  });
+  if (found.length === 0) return looked;
+  if (opts.dryRun) {
+    await how.dryRun(found.map((f) => f.id));
+    return looked;
+  }
+  await confirmOrRefuse(`Delete ${plural(found.length, how.noun)} (${found.map((f) => f.arg).join(', ')})?`, opts.yes, await ctx.target());
+  const byId = new Map(found.map((f) => [f.id, f.arg]));
+  const deleted = await eachArgument(ctx, [...byId.keys()], (id) => how.remove(id, byId.get(id)!));
+  const codes = [looked, deleted];
+  return codes.find((c) => c !== EXIT.ok && c !== EXIT.notFound) ?? (codes.includes(EXIT.notFound) ? EXIT.notFound : EXIT.ok);
+}

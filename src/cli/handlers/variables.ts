@@ -2,11 +2,11 @@
 import type { Variable } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { find, idOf, isId, records, VARIABLES } from '../names.js';
+import { find, idOf, records, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { VARIABLE_TABLE } from '../render/views.js';
-import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bodyFrom, bulkDelete, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
 interface VariableFlags {
@@ -52,16 +52,18 @@ export async function update(ctx: Context, idOrName: string, opts: VariableFlags
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
   const client = await ctx.client();
-  // Names are looked up in one list, taken once.
-  const all = idsOrNames.every(isId) ? [] : await records(VARIABLES, client);
-  if (opts.dryRun) {
-    return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/variables/${await idOf(VARIABLES, client, arg, all)}`));
-  }
-  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'variable')} (${idsOrNames.join(', ')})?`, opts.yes, await ctx.target());
-  return eachArgument(ctx, idsOrNames, async (arg) => {
-    const id = await idOf(VARIABLES, client, arg, all);
-    await client.variables.delete(id);
-    ctx.out.note(`deleted variable ${id === arg ? id : `${arg} (${id})`}`);
+  // Ids and names are looked up in one list, taken once: the prompt counts what is there.
+  const all = await records(VARIABLES, client);
+  return bulkDelete(ctx, idsOrNames, opts, {
+    noun: 'variable',
+    lookup: async (arg) => idOf(VARIABLES, client, arg, all),
+    dryRun: async (ids) => {
+      for (const id of ids) await printDryRun(ctx, 'DELETE', `/variables/${id}`);
+    },
+    remove: async (id, arg) => {
+      await client.variables.delete(id);
+      ctx.out.note(`deleted variable ${id === arg ? id : `${arg} (${id})`}`);
+    },
   });
 }
 
