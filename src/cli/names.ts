@@ -144,3 +144,40 @@ export async function chatflowId(client: ChatflowClient, text: string): Promise<
   if (prefixed.length > 1) throw new UsageError(`${text} starts the ids of ${prefixed.length} chatflows: give more of it (${prefixed.map((f) => `${f.id} ${f.name}`).join(', ')})`);
   return prefixed[0]?.id ?? text;
 }
+
+/** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * Why `text` (what the user typed as a chatflow, already resolved when it was one) lists nothing,
+ * when the server can tell: it lists its chatflows and `text` is neither an id nor a name of one.
+ * Answers the note to show, else nothing (a server without a list of chatflows cannot tell).
+ */
+export async function unknownChatflow(client: ChatflowClient, text: string): Promise<string | undefined> {
+  let flows;
+  try {
+    flows = await client.chatflows.list();
+  } catch (err) {
+    if (err instanceof ChatflowError && (err.kind === 'unsupported' || err.status === 404)) return undefined;
+    throw err;
+  }
+  if (flows.some((f) => f.id === text || f.name === text)) return undefined;
+  const words = [...new Set(flows.flatMap((f) => [f.name, f.id]))];
+  const near = words
+    .map((w) => ({ w, d: distance(text.toLowerCase(), w.toLowerCase()) }))
+    .filter(({ w, d }) => d <= Math.max(2, Math.floor(Math.min(w.length, text.length) / 4)))
+    .sort((a, b) => a.d - b.d)[0]?.w;
+  return `no chatflow ${text} on this server${near ? `; did you mean ${near}?` : ''}`;
+}

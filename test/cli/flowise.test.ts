@@ -134,4 +134,31 @@ describe('against Flowise', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).details).toEqual({ name: 'asst-one', instruction: 'be helpful', chatModel: {}, tools: [], temperature: 0.5 });
   });
+
+  it('variables set and create send type static unless --type says otherwise (Flowise stores string when none is sent)', async () => {
+    const [set, created] = await Promise.all([
+      cli(['variables', 'set', 'V_SET_STATIC', 'x', '-o', 'json']),
+      cli(['variables', 'create', '--name', 'V_CREATED_STATIC', '--value', 'y', '-o', 'json']),
+    ]);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ name: 'V_SET_STATIC', type: 'static' });
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'V_CREATED_STATIC', type: 'static' });
+    // An existing variable keeps its type.
+    const runtime = await cli(['variables', 'create', '--name', 'V_KEEPS', '--value', 'r', '--type', 'runtime']);
+    expect(runtime.exitCode, runtime.stderr).toBe(0);
+    const again = await cli(['variables', 'set', 'V_KEEPS', 'z', '-o', 'json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ name: 'V_KEEPS', type: 'runtime', value: 'z' });
+  });
+
+  it('an unknown chatflow lists nothing (exit 0) and says so, with the nearest name; the start of an id is taken', async () => {
+    const typo = await cli(['messages', 'list', 'peer-flw-A', '-o', 'json']);
+    expect([typo.exitCode, typo.stdout]).toEqual([0, '[]\n']);
+    expect(typo.stderr).toBe('No messages found.\nno chatflow peer-flw-A on this server; did you mean peer-flow-A?\n');
+    const known = await cli(['messages', 'list', 'peer-flow-A', '-o', 'json']);
+    expect(known.stderr).not.toContain('no chatflow');
+    const short = await cli(['upsert-history', 'list', CHATFLOW_A.slice(0, 8), '-o', 'json', '--debug']);
+    expect(short.exitCode, short.stderr).toBe(0);
+    expect(short.stderr).toContain(`/upsert-history/${CHATFLOW_A}`);
+  });
 });

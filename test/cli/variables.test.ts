@@ -103,7 +103,7 @@ describe('chatflow variables', () => {
     const before = (await serverVariables()).length;
     const r = await cli(['variables', 'create', '--name', 'DRY', '--value', 'run', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ method: 'POST', path: '/api/v1/variables', body: { name: 'DRY', value: 'run' } });
+    expect(JSON.parse(r.stdout)).toEqual({ method: 'POST', path: '/api/v1/variables', body: { name: 'DRY', value: 'run', type: 'static' } });
     expect(await serverVariables()).toHaveLength(before);
   });
 

@@ -80,7 +80,7 @@ export class Context {
     return this.out.print(records, opts);
   }
 
-  printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<void> {
+  printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<number> {
     return this.out.printList(records, what, columns);
   }
 

@@ -141,7 +141,7 @@ export class Output {
    * A list: the records (through a pager when they are more than a screenful on a terminal), then
    * the table's note (the zone, what was shortened) or `No <things> found.` on stderr.
    */
-  async printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<void> {
+  async printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<number> {
     let note = '';
     const onNote = (text: string) => (note = text);
     const command = this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;
@@ -156,10 +156,11 @@ export class Output {
         await new Promise<void>((resolve) => pager.end(resolve));
       }
       // The reader quit (`q`, Ctrl-C): what they saw was the output; nothing more to say.
-      if (pager.signal.aborted) return;
+      if (pager.signal.aborted) return n;
     }
     if (n === 0) this.note(`No ${what} found.`);
     else if (note) this.note(note);
+    return n;
   }
 
   /**
@@ -172,13 +173,14 @@ export class Output {
   }
 
   /** A list given as its records' JSON lines, as bytes (see copiesJsonLines), then `No <things> found.` if empty. */
-  async printJsonLines(chunks: AsyncIterable<{ bytes: Uint8Array; count: number }>, what: string): Promise<void> {
+  async printJsonLines(chunks: AsyncIterable<{ bytes: Uint8Array; count: number }>, what: string): Promise<number> {
     let n = 0;
     for await (const { bytes, count } of chunks) {
       if (count > 0) await put(this.stdout, bytes);
       n += count;
     }
     if (n === 0) this.note(`No ${what} found.`);
+    return n;
   }
 
   /** Text as it is on stdout (a raw answer, a script, a drawn view). */

@@ -102,12 +102,24 @@ export async function printPageOrStream<T extends object>(
   },
   what: { list: string; unit: string },
   columns: ListView,
-): Promise<void> {
+): Promise<number> {
   const page = pageFlags(flags);
   if (page.page === undefined && page.limit === undefined) return ctx.printList(source.stream(), what.list, columns);
   const { items, total } = await source.page(page);
-  await ctx.printList(items, what.list, columns);
+  const n = await ctx.printList(items, what.list, columns);
   if (total !== undefined) ctx.out.note(`${plural(total, what.unit)} in all`);
+  return n;
+}
+
+/**
+ * After an empty list of a chatflow's records: an empty list stays one (exit 0, on every server),
+ * but where the server lists its chatflows and `text` is none of them, a note says so, with the
+ * nearest name or id (`no chatflow demo-suport-bot on this server; did you mean demo-support-bot?`).
+ */
+export async function sayIfNoChatflow(ctx: Context, text: string): Promise<void> {
+  const { unknownChatflow } = await import('../names.js');
+  const said = await unknownChatflow(await ctx.client(), text);
+  if (said) ctx.out.note(said);
 }
 
 /**

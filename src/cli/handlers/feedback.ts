@@ -6,7 +6,7 @@ import { dateRange, type DateFlags } from '../dates.js';
 import { FEEDBACK, idFrom, isId, messagesOf, pick, records } from '../names.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
-import { bodyFrom, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bodyFrom, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
 
 
 interface ListFlags extends DateFlags, PageFlags {
@@ -28,13 +28,14 @@ interface BodyFlags {
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
   const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, ...dateRange(opts, ctx.out.zone) };
-  await printPageOrStream(
+  const n = await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.feedback.list(chatflowId, { ...query, ...page }), stream: () => client.feedback.stream(chatflowId, query) },
     { list: 'feedback', unit: 'rating' },
     FEEDBACK_TABLE,
   );
+  if (n === 0) await sayIfNoChatflow(ctx, chatflowId);
 }
 
 export async function create(ctx: Context, opts: BodyFlags): Promise<void> {

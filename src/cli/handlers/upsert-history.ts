@@ -5,7 +5,7 @@ import { plural } from '../render/text.js';
 import { EXIT, UserError, exitCodeOf } from '../core/errors.js';
 import { pick, records, upsertHistoryOf } from '../names.js';
 import { UPSERT_HISTORY_TABLE } from '../render/views.js';
-import { bulkDelete, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bulkDelete, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
 
 
 interface ListFlags extends DateFlags, PageFlags {
@@ -15,13 +15,14 @@ interface ListFlags extends DateFlags, PageFlags {
 export async function list(ctx: Context, chatflowId: string | undefined, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
   const query = { order: opts.order, ...dateRange(opts, ctx.out.zone) };
-  await printPageOrStream(
+  const n = await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.upsertHistory.list(chatflowId, { ...query, ...page }), stream: () => client.upsertHistory.stream(chatflowId, query) },
     { list: 'upsert history records', unit: 'record' },
     UPSERT_HISTORY_TABLE,
   );
+  if (n === 0 && chatflowId !== undefined) await sayIfNoChatflow(ctx, chatflowId);
 }
 
 /** Ids (or their starts) looked up in one list first; then one request an id: its count says whether it matched. */

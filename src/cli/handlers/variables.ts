@@ -9,6 +9,12 @@ import { VARIABLE_TABLE } from '../render/views.js';
 import { bodyFrom, bulkDelete, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
+/**
+ * A new variable's type when --type is not given: our service's default, sent explicitly, as
+ * Flowise stores `string` (a type its UI does not offer) when none is sent.
+ */
+const NEW_TYPE = 'static';
+
 interface VariableFlags {
   name?: string;
   value?: string;
@@ -36,6 +42,7 @@ export async function get(ctx: Context, idOrName: string): Promise<void> {
 export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   body.name = await requireValue('name', body.name as string | undefined, { prompt: () => askText('Variable name') });
+  body.type ??= NEW_TYPE;
   if (opts.dryRun) return printDryRun(ctx, 'POST', '/variables', { body });
   const created = await (await ctx.client()).variables.create(body as { name: string });
   await ctx.print(created, { single: true });
@@ -72,8 +79,10 @@ export async function set(ctx: Context, name: string, value: string, opts: Varia
   const existing: Variable[] = [];
   for await (const v of client.variables.stream()) if (v.name === name) existing.push(v);
   if (existing.length > 1) throw new UsageError(`${existing.length} variables are named ${name}: update one by id with 'chatflow variables update'`);
-  const body = { name, value, ...(opts.type ? { type: opts.type } : {}) };
   const target = existing[0];
+  // An existing variable keeps its type unless --type changes it.
+  const type = opts.type ?? (target ? undefined : NEW_TYPE);
+  const body = { name, value, ...(type ? { type } : {}) };
   if (opts.dryRun) return printDryRun(ctx, target ? 'PUT' : 'POST', target ? `/variables/${target.id}` : '/variables', { body });
   const saved = target ? await client.variables.update(target.id, body) : await client.variables.create(body);
   ctx.out.note(`${target ? 'updated' : 'created'} variable ${name}`);
