@@ -34,6 +34,16 @@ export const ASSISTANT_TABLE: ListView = {
   priority: ['details.name', 'id', 'details.model', 'type', 'updatedDate'],
 };
 
+/** Flowise's credentials: what an assistant's --credential takes (the id), by name and kind. */
+export const CREDENTIAL_TABLE: ListView = {
+  columns: [
+    { key: 'id', kind: 'id' },
+    { key: 'name', kind: 'name' },
+    { key: 'credentialName', kind: 'label' },
+  ],
+  priority: ['name', 'id', 'credentialName'],
+};
+
 export const MESSAGE_TABLE: ListView = {
   columns: [
     { key: 'createdDate', kind: 'date' },
