@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, csvRecords, runCli, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
+import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -128,6 +129,19 @@ describe('chatflow stats', () => {
       "
     `);
     for (const line of r.stdout.split('\n')) expect([...line].length).toBeLessThan(80);
+  });
+
+  it('goes through the pager when taller than the screen, as a list does; --no-pager turns it off', async () => {
+    const marker = `sh -c 'echo PAGED-BY-TEST; cat'`;
+    const [tall, noPager] = await Promise.all([
+      runInPty(['stats', FLOW], { url: server.url, columns: 80, rows: 10, env: { CHATFLOW_PAGER: marker } }),
+      runInPty(['stats', FLOW, '--no-pager'], { url: server.url, columns: 80, rows: 10, env: { CHATFLOW_PAGER: marker } }),
+    ]);
+    expect(tall.exitCode, tall.screen).toBe(0);
+    expect(tall.screen).toMatch(/^PAGED-BY-TEST\r?$/m);
+    expect(tall.screen).toContain('Top tools');
+    expect(noPager.screen).not.toContain('PAGED-BY-TEST');
+    expect(noPager.screen).toContain('Top tools');
   });
 
   it('groups the digits of large counts, the busiest period too', async () => {

@@ -135,6 +135,16 @@ describe('chatflow __complete', () => {
     expect(lines.sort()).toEqual([`${ids[0]}\tALPHA`, `${ids[1]}\tBETA`].sort());
   });
 
+  it('completes names as well as ids: a name prefix + TAB gives the name; a record given is not offered again under either', async () => {
+    const env = home({ CHATFLOW_URL: server.url }).env;
+    const byName = await candidates(['variables', 'get', 'AL'], env);
+    expect(byName.lines).toEqual([`ALPHA\t${ids[0]}`]);
+    const lower = await candidates(['variables', 'delete', 'be'], env);
+    expect(lower.values).toEqual(['BETA']);
+    const rest = await candidates(['variables', 'delete', 'ALPHA', ''], env);
+    expect(rest.values).toEqual([ids[1]]);
+  });
+
   it('caches a list for a minute, per server URL and kind, in $XDG_CACHE_HOME/chatflow', async () => {
     const h = home({ CHATFLOW_URL: server.url });
     expect((await candidates(['variables', 'delete', ''], h.env)).values.sort()).toEqual([...ids].sort());

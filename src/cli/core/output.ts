@@ -144,7 +144,7 @@ export class Output {
   async printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<number> {
     let note = '';
     const onNote = (text: string) => (note = text);
-    const command = this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;
+    const command = this.pagerCommand();
     let n: number;
     if (!command) n = await this.print(records, { columns }, this.stdout, { onNote });
     else {
@@ -181,6 +181,20 @@ export class Output {
     }
     if (n === 0) this.note(`No ${what} found.`);
     return n;
+  }
+
+  /** The pager to run for this run's stdout: only on a real terminal, and not with --no-pager. */
+  private pagerCommand(): string | undefined {
+    return this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;
+  }
+
+  /** A drawn view (stats' chart): through the pager when it is taller than the screen, as a list is. */
+  async writePaged(text: string): Promise<void> {
+    const command = this.pagerCommand();
+    if (!command) return void this.stdout.write(text);
+    const pager = await openPager({ command, onError: (m) => this.warn(m) });
+    pager.write(text);
+    await new Promise<void>((resolve) => pager.end(resolve));
   }
 
   /** Text as it is on stdout (a raw answer, a script, a drawn view). */

@@ -10,6 +10,8 @@ import type { PathUse } from './paths.js';
 export interface Candidate {
   value: string;
   description?: string;
+  /** Offered only when no other candidate matches what was typed: a record's name beside its id. */
+  fallback?: boolean;
 }
 
 export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history';
