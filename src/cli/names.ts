@@ -120,15 +120,15 @@ export async function find<T>(kind: Named<T>, client: ChatflowClient, idOrName: 
 
 
 /**
- * The chatflow id `text` means. A UUID is an id (no request). On our service too, with no request:
- * its chatflows are free-text ids that exist once a message names them, each named by its id
- * (the kind of server is known there, or asked once and remembered, and the command needs it
- * anyway). Otherwise (Flowise) the server's chatflows are asked: an id among them, else a name
- * exactly one has. A text that is neither goes as it is: a server without `GET /chatflows` cannot
- * tell names anyway.
+ * The chatflow id `text` means. A UUID is an id (no request). On our service too, with no request,
+ * unless it may be the start of a UUID: its chatflows are free-text ids that exist once a message
+ * names them, each named by its id (the kind of server is known there, or asked once and
+ * remembered, and the command needs it anyway). Otherwise the server's chatflows are asked: an id
+ * among them, else a name exactly one has, else the one id starting with it. A text that is none
+ * goes as it is: a server without `GET /chatflows` cannot tell names anyway.
  */
 export async function chatflowId(client: ChatflowClient, text: string): Promise<string> {
-  if (isId(text) || (await client.server()) === 'chatflow') return text;
+  if (isId(text) || ((await client.server()) === 'chatflow' && !PREFIX.test(text))) return text;
   let flows;
   try {
     flows = await client.chatflows.list();
@@ -141,7 +141,7 @@ export async function chatflowId(client: ChatflowClient, text: string): Promise<
   if (named.length > 1) throw new UsageError(`${named.length} chatflows are named ${text}: give the id (${named.map((f) => f.id).join(', ')})`);
   if (named[0]) return named[0].id;
   const prefixed = PREFIX.test(text) ? flows.filter((f) => startsWith(f.id, text)) : [];
-  if (prefixed.length > 1) throw new UsageError(`${text} starts the ids of ${prefixed.length} chatflows: give more of it (${prefixed.map((f) => `${f.id} ${f.name}`).join(', ')})`);
+  if (prefixed.length > 1) throw new UsageError(`${text} starts the ids of ${prefixed.length} chatflows: give more of it (${prefixed.map((f) => (f.name && f.name !== f.id ? `${f.id} ${f.name}` : f.id)).join(', ')})`);
   return prefixed[0]?.id ?? text;
 }
 

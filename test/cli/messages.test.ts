@@ -58,6 +58,14 @@ describe('chatflow messages list', () => {
     expect(far.stderr).toBe('No feedback found.\nno chatflow zzzz-unrelated on this server\n');
   });
 
+  it('a chatflow whose id is a UUID (data from Flowise) is taken by the start of it, as tables show it', async () => {
+    const flow = '5e1f0a77-1234-4abc-8def-0123456789ab';
+    await call('POST', `${server.api}/chatmessage/${flow}`, [{ id: 'uuid-flow-m1', role: 'userMessage', content: 'hi', chatType: 'INTERNAL', chatId: 'c', sessionId: 's' }]);
+    const r = await cli(['messages', 'list', '5e1f0a77', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((m) => m.id)).toEqual(['uuid-flow-m1']);
+  });
+
   it('ndjson prints the very messages json does, one JSON text a line (also with --feedback, and an empty list)', async () => {
     for (const extra of [[], ['--feedback']]) {
       const json = await cli(['messages', 'list', FLOW, '-o', 'json', ...extra]);
