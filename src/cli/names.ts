@@ -4,7 +4,7 @@
 // docker take them). One rule for all: an id is itself; else a name exactly one record has; else
 // an id exactly one record's starts with (4 characters at least); several are a usage error naming
 // their ids (exit 2); nothing of that id or name is not found (exit 3).
-import { ChatflowError, type Assistant, type ChatflowClient, type ChatMessage, type Feedback, type UpsertHistory, type Variable } from '../client/index.js';
+import { ChatflowError, type Assistant, type Chatflow, type ChatflowClient, type ChatMessage, type Feedback, type UpsertHistory, type Variable } from '../client/index.js';
 import { EXIT, UsageError, UserError } from './core/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -119,6 +119,16 @@ export async function find<T>(kind: Named<T>, client: ChatflowClient, idOrName: 
 }
 
 
+/** The server's chatflows; undefined where it lists none (no `GET /chatflows`). */
+async function listedChatflows(client: ChatflowClient): Promise<Chatflow[] | undefined> {
+  try {
+    return await client.chatflows.list();
+  } catch (err) {
+    if (err instanceof ChatflowError && (err.kind === 'unsupported' || err.status === 404)) return undefined;
+    throw err;
+  }
+}
+
 /**
  * The chatflow id `text` means. A UUID is an id (no request). On our service too, with no request,
  * unless it may be the start of a UUID: its chatflows are free-text ids that exist once a message
@@ -129,13 +139,8 @@ export async function find<T>(kind: Named<T>, client: ChatflowClient, idOrName: 
  */
 export async function chatflowId(client: ChatflowClient, text: string): Promise<string> {
   if (isId(text) || ((await client.server()) === 'chatflow' && !PREFIX.test(text))) return text;
-  let flows;
-  try {
-    flows = await client.chatflows.list();
-  } catch (err) {
-    if (err instanceof ChatflowError && (err.kind === 'unsupported' || err.status === 404)) return text;
-    throw err;
-  }
+  const flows = await listedChatflows(client);
+  if (!flows) return text;
   if (flows.some((f) => f.id === text)) return text;
   const named = flows.filter((f) => f.name === text);
   if (named.length > 1) throw new UsageError(`${named.length} chatflows are named ${text}: give the id (${named.map((f) => f.id).join(', ')})`);
@@ -166,13 +171,8 @@ function distance(a: string, b: string): number {
  * Answers the note to show, else nothing (a server without a list of chatflows cannot tell).
  */
 export async function unknownChatflow(client: ChatflowClient, text: string): Promise<string | undefined> {
-  let flows;
-  try {
-    flows = await client.chatflows.list();
-  } catch (err) {
-    if (err instanceof ChatflowError && (err.kind === 'unsupported' || err.status === 404)) return undefined;
-    throw err;
-  }
+  const flows = await listedChatflows(client);
+  if (!flows) return undefined;
   if (flows.some((f) => f.id === text || f.name === text)) return undefined;
   const words = [...new Set(flows.flatMap((f) => [f.name, f.id]))];
   const near = words

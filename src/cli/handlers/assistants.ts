@@ -4,9 +4,9 @@ import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError } from '../core/errors.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
-import { ASSISTANTS, find, idOf, isId, records } from '../names.js';
+import { ASSISTANTS, find, idOf, isId } from '../names.js';
 import { ASSISTANT_TABLE } from '../render/views.js';
-import { bulkDelete, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
+import { deleteNamed, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
 
 
 interface BodyFlags {
@@ -106,18 +106,8 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
   const client = await ctx.client();
-  // Ids and names are looked up in one list, taken once: the prompt counts what is there.
-  const all = await records(ASSISTANTS, client);
-  return bulkDelete(ctx, idsOrNames, opts, {
-    noun: 'assistant',
-    lookup: async (arg) => idOf(ASSISTANTS, client, arg, all),
-    dryRun: async (ids) => {
-      for (const id of ids) await printDryRun(ctx, 'DELETE', `/assistants/${id}`);
-    },
-    remove: async (id, arg) => {
-      const { affected } = await client.assistants.delete(id);
-      if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
-      ctx.out.note(`deleted assistant ${id === arg ? id : `${arg} (${id})`}`);
-    },
+  return deleteNamed(ctx, ASSISTANTS, idsOrNames, opts, '/assistants', async (id, arg) => {
+    const { affected } = await client.assistants.delete(id);
+    if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
   });
 }

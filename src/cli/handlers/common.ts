@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
+import { idOf, records, type Named } from '../names.js';
 import { canPrompt, confirm } from '../prompts.js';
 import type { ListView } from '../render/list-table.js';
 import type { Batches } from '../render/records.js';
@@ -178,4 +179,31 @@ export async function bulkDelete(ctx: Context, args: readonly string[], opts: { 
   const deleted = await eachArgument(ctx, [...byId.keys()], (id) => how.remove(id, byId.get(id)!));
   const codes = [looked, deleted];
   return codes.find((c) => c !== EXIT.ok && c !== EXIT.notFound) ?? (codes.includes(EXIT.notFound) ? EXIT.notFound : EXIT.ok);
+}
+
+/**
+ * `delete <id|name>...` of a kind with names (variables, assistants): ids, names and starts of ids
+ * looked up in one list, taken once, so that the prompt counts what is there; one DELETE each.
+ */
+export async function deleteNamed<T>(
+  ctx: Context,
+  kind: Named<T>,
+  idsOrNames: readonly string[],
+  opts: { yes?: boolean; dryRun?: boolean },
+  route: string,
+  del: (id: string, arg: string) => Promise<void>,
+): Promise<number> {
+  const client = await ctx.client();
+  const all = await records(kind, client);
+  return bulkDelete(ctx, idsOrNames, opts, {
+    noun: kind.noun,
+    lookup: async (arg) => idOf(kind, client, arg, all),
+    dryRun: async (ids) => {
+      for (const id of ids) await printDryRun(ctx, 'DELETE', `${route}/${id}`);
+    },
+    remove: async (id, arg) => {
+      await del(id, arg);
+      ctx.out.note(`deleted ${kind.noun} ${id === arg ? id : `${arg} (${id})`}`);
+    },
+  });
 }

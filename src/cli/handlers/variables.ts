@@ -2,11 +2,11 @@
 import type { Variable } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { find, idOf, records, VARIABLES } from '../names.js';
+import { find, idOf, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { VARIABLE_TABLE } from '../render/views.js';
-import { bodyFrom, bulkDelete, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bodyFrom, deleteNamed, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
 
 /**
@@ -59,19 +59,7 @@ export async function update(ctx: Context, idOrName: string, opts: VariableFlags
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
   const client = await ctx.client();
-  // Ids and names are looked up in one list, taken once: the prompt counts what is there.
-  const all = await records(VARIABLES, client);
-  return bulkDelete(ctx, idsOrNames, opts, {
-    noun: 'variable',
-    lookup: async (arg) => idOf(VARIABLES, client, arg, all),
-    dryRun: async (ids) => {
-      for (const id of ids) await printDryRun(ctx, 'DELETE', `/variables/${id}`);
-    },
-    remove: async (id, arg) => {
-      await client.variables.delete(id);
-      ctx.out.note(`deleted variable ${id === arg ? id : `${arg} (${id})`}`);
-    },
-  });
+  return deleteNamed(ctx, VARIABLES, idsOrNames, opts, '/variables', (id) => client.variables.delete(id).then(() => undefined));
 }
 
 export async function set(ctx: Context, name: string, value: string, opts: VariableFlags): Promise<void> {
