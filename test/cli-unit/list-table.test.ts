@@ -66,7 +66,7 @@ describe('fitting a terminal', () => {
     expect(cells[2]).toBe(uuid(1000).slice(0, 8));
     expect(cells[3]).toMatch(/^Question number 1: how .{3,}…$/);
     expect(cells[4]).toBe(uuid(1).slice(0, 8));
-    expect(note).toBe('Times in UTC. Ids shortened to unique prefixes; content cut; chatType hidden to fit 80 columns: -o wide shows them whole.');
+    expect(note).toBe('Times in UTC. Ids shortened to unique prefixes. To fit 80 columns, content cut and chatType hidden. -o wide shows them whole.');
   });
 
   it('only random UUIDs are shortened: other ids (names, time-ordered UUIDv7) stay whole, and the note says how far prefixes were checked', () => {
@@ -78,7 +78,7 @@ describe('fitting a terminal', () => {
       for (const line of lines) expect(displayWidth(line)).toBeLessThan(cols);
     }
     const { note } = render(MESSAGES, Array.from({ length: 5 }, (_, i) => message(i)), { width: 80, sampleRows: 2 });
-    expect(note).toContain('Ids shortened to prefixes unique among the first 2 rows; content cut; chatType hidden to fit 80 columns: -o wide shows them whole.');
+    expect(note).toContain('Ids shortened to prefixes unique among the first 2 rows. To fit 80 columns, content cut and chatType hidden. -o wide shows them whole.');
   });
 
   it('a later id wider than its column is printed whole; its row gives way elsewhere and still fits', () => {
@@ -106,7 +106,7 @@ describe('fitting a terminal', () => {
     const { lines, note } = render(MESSAGES, [message(1), message(2)], { width: 60 });
     expect(lines[0]!.split(/ {2,}/)).toEqual(['createdDate', 'role', 'content']);
     expect(lines[1]).toMatch(/^2026-10-30 08:01 {2}apiMessage {2,}Question number 1: how .+…$/);
-    expect(note).toContain('Content cut; sessionId, chatType, id hidden to fit 60 columns: -o wide shows them whole.');
+    expect(note).toContain('To fit 60 columns, content cut and sessionId, chatType, id hidden. -o wide shows them whole.');
   });
 
   it('at 240 columns everything is whole', () => {
@@ -135,7 +135,7 @@ describe('fitting a terminal', () => {
     expect(lines[1]).toContain(rec.name);
     expect(lines[1]).toMatch(/gpt-4o.*…/);
     for (const line of lines) expect(displayWidth(line)).toBeLessThan(80);
-    expect(note).toBe('Ids shortened to unique prefixes; value cut; updatedDate hidden to fit 80 columns: -o wide shows them whole.');
+    expect(note).toBe('Ids shortened to unique prefixes. To fit 80 columns, value cut and updatedDate hidden. -o wide shows them whole.');
   });
 
   it('wide text cells (CJK, emoji) are measured in cells', () => {

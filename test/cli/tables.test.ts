@@ -76,7 +76,7 @@ describe('widths and priorities', () => {
     const text = plain(narrow.screen);
     for (const v of VARIABLES) expect(text).toMatch(new RegExp(`[0-9a-f]{8} +${v.name} +${v.value.replace('.', '\\.')} +${v.type} `));
     for (const id of variableIds) expect(text).not.toContain(id);
-    expect(text).toContain('Ids shortened to unique prefixes: -o wide shows them whole.');
+    expect(text).toContain('Ids shortened to unique prefixes. -o wide shows them whole.');
     for (const id of variableIds) expect(plain(wide.screen)).toContain(id);
     expect(lines(quiet.screen).sort()).toEqual([...variableIds].sort());
   });
@@ -105,7 +105,7 @@ describe('widths and priorities', () => {
     expect(plain(wide.screen)).toMatch(/▼ down .*Message 1: how do I .*did not answer/);
     // The comment does not fit at 60 columns; the role, ranked below it but narrower, does.
     expect(plain(narrow.screen)).toMatch(/^createdDate +role +rating +content/m);
-    expect(plain(narrow.screen).replace(/\n/g, ' ')).toMatch(/sessionId, comment, id hidden to fit 60 columns: -o wide shows them whole\./);
+    expect(plain(narrow.screen).replace(/\n/g, ' ')).toMatch(/To fit 60 columns, (content cut and )?sessionId, comment, id hidden\. -o wide shows them whole\./);
   });
   it('feedback on a narrow terminal keeps its own id (what feedback update takes) before its message id', async () => {
     const r = await pty(['feedback', 'list', IDS, '--no-pager'], { columns: 60 });
@@ -228,7 +228,7 @@ describe('identity at 80 columns', () => {
     const text = plain(r.screen);
     expect(text).toMatch(/[0-9a-f]{8} +OPENAI_MODEL_NAME_LONG +gpt-4o-2024-08-06 with.*… +static/);
     for (const line of lines(r.screen)) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
-    expect(text.replace(/\n/g, ' ')).toContain('Ids shortened to unique prefixes; value cut; updatedDate hidden to fit 80 columns: -o wide shows them whole.');
+    expect(text.replace(/\n/g, ' ')).toContain('Ids shortened to unique prefixes. To fit 80 columns, value cut and updatedDate hidden. -o wide shows them whole.');
   });
 
   it('-o wide at 80 columns cuts nothing: every name, value and id whole', async () => {

@@ -355,19 +355,16 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
       if (!layout) return '';
       const parts: string[] = [];
       if (layout.shown.some((i) => cols[i]!.kind === 'date')) parts.push(zoneNote(opts.zone));
-      // What was done to fit, in one sentence: ids shortened, columns cut, columns hidden.
+      // What was done to fit: ids shortened, then each column cut or hidden, named.
       const done: string[] = [];
       if (layout.prefix.some((p, i) => p !== undefined && layout!.shown.includes(i))) {
         // Unique as far as they were checked: the whole list, or only its first rows.
-        done.push(`ids shortened to ${later === 0 ? 'unique prefixes' : `prefixes unique among the first ${sampled} rows`}`);
+        done.push(`Ids shortened to ${later === 0 ? 'unique prefixes' : `prefixes unique among the first ${sampled} rows`}`);
       }
       const cut = layout.shown.filter((i) => layout!.cutColumns.has(i)).map((i) => heading(cols[i]!));
-      if (cut.length > 0) done.push(`${cut.join(', ')} cut`);
-      if (layout.hidden.length > 0) done.push(`${layout.hidden.join(', ')} hidden`);
-      if (done.length > 0) {
-        const sentence = `${done.join('; ')}${cut.length > 0 || layout.hidden.length > 0 ? ` to fit ${opts.width} columns` : ''}: -o wide shows them whole.`;
-        parts.push(sentence[0]!.toUpperCase() + sentence.slice(1));
-      }
+      const fitted = [...(cut.length ? [`${cut.join(', ')} cut`] : []), ...(layout.hidden.length ? [`${layout.hidden.join(', ')} hidden`] : [])];
+      if (fitted.length > 0) done.push(`To fit ${opts.width} columns, ${fitted.join(' and ')}`);
+      if (done.length > 0) parts.push(`${done.join('. ')}. -o wide shows them whole.`);
       // Wrapped to the terminal, as the table is.
       const text = parts.join(' ');
       return opts.width === undefined ? text : wrap(text, opts.width - 1).join('\n');
