@@ -136,6 +136,13 @@ describe('fitting a terminal', () => {
     expect(lines[1]).toMatch(/gpt-4o.*…/);
     for (const line of lines) expect(displayWidth(line)).toBeLessThan(80);
     expect(note).toBe('Ids shortened to unique prefixes. To fit 80 columns, value cut and updatedDate hidden. -o wide shows them whole.');
+    // Wrapped to the terminal, the note never breaks `-o wide` apart.
+    for (let width = 40; width <= 100; width++) {
+      const w = tableWriter(view, { zone: utc, width });
+      w.add(values(view, rec));
+      w.flush();
+      for (const line of w.note().split('\n')) expect(line, `${width}`).not.toMatch(/-o$/);
+    }
   });
 
   it('wide text cells (CJK, emoji) are measured in cells', () => {

@@ -365,9 +365,9 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
       const fitted = [...(cut.length ? [`${cut.join(', ')} cut`] : []), ...(layout.hidden.length ? [`${layout.hidden.join(', ')} hidden`] : [])];
       if (fitted.length > 0) done.push(`To fit ${opts.width} columns, ${fitted.join(' and ')}`);
       if (done.length > 0) parts.push(`${done.join('. ')}. -o wide shows them whole.`);
-      // Wrapped to the terminal, as the table is.
+      // Wrapped to the terminal, as the table is; `-o wide` kept on one line (a no-break space while wrapping).
       const text = parts.join(' ');
-      return opts.width === undefined ? text : wrap(text, opts.width - 1).join('\n');
+      return opts.width === undefined ? text : wrap(text.replaceAll('-o wide', '-o\u00a0wide'), opts.width - 1).join('\n').replaceAll('\u00a0', ' ');
     },
   };
 }
