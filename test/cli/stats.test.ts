@@ -190,7 +190,11 @@ describe('chatflow stats', () => {
     const empty = await chart(['no-such-flow']);
     expect(empty.exitCode).toBe(0);
     expect(empty.stdout).toContain('no messages');
-    expect(JSON.parse((await cli(['stats', 'no-such-flow'])).stdout)).toMatchObject({ messages: 0, sessions: 0, periods: [], feedback: { positiveRatio: null } });
+    const unknown = await cli(['stats', 'no-such-flow']);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ messages: 0, sessions: 0, periods: [], feedback: { positiveRatio: null } });
+    // A typo says so, as a list does.
+    expect(unknown.stderr).toBe('no chatflow no-such-flow on this server\n');
+    expect((await cli(['stats', 'stats-flw'])).stderr).toContain('no chatflow stats-flw on this server; did you mean stats-flow?');
   });
 
   it('rejects bad flags with exit 2', async () => {

@@ -3,7 +3,7 @@ import type { Context } from '../core/context.js';
 import { dateRange, timeZone, type DateFlags } from '../dates.js';
 import { renderStats } from '../render/stats.js';
 import { computeStats, type Granularity } from '../stats.js';
-import { parseNumber } from './common.js';
+import { parseNumber, sayIfNoChatflow } from './common.js';
 
 interface StatsFlags extends DateFlags {
   by: Granularity;
@@ -25,4 +25,5 @@ export async function stats(ctx: Context, chatflowId: string, opts: StatsFlags):
   } else {
     await ctx.print(s, { single: true, idField: 'chatflowId' });
   }
+  if (s.messages === 0 && start === undefined && end === undefined) await sayIfNoChatflow(ctx, chatflowId);
 }
