@@ -73,7 +73,9 @@ describe('chatflow messages tail', () => {
     const none = await cli(['messages', 'tail', 'nothing-here']);
     expect(none.exitCode).toBe(0);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toContain('No messages found.');
+    expect(none.stderr).toBe('No messages found.\nno chatflow nothing-here on this server\n');
+    const typo = await cli(['messages', 'tail', 'chta', '-o', 'json']);
+    expect(typo.stderr).toBe('no chatflow chta on this server; did you mean chat?\n');
   });
 
   it('lays a conversation out on a terminal: sessions, times, roles, wrapped content, tools', async () => {

@@ -6,7 +6,7 @@ import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { ChatView, fieldLine } from '../render/chat-view.js';
 import { put } from '../render/records.js';
 import { parseInterval, tailMessages } from '../tail.js';
-import { parseNumber } from './common.js';
+import { parseNumber, sayIfNoChatflow } from './common.js';
 
 interface TailFlags extends MessageFilterFlags {
   follow?: boolean;
@@ -57,10 +57,14 @@ export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): P
         await put(ctx.out.stdout, fields?.length ? `${fieldLine(m, fields)}\n` : view.render(m));
         n++;
       }
-      if (n === 0 && !opts.follow) ctx.out.note('No messages found.');
+      if (n === 0 && !opts.follow) {
+        ctx.out.note('No messages found.');
+        await sayIfNoChatflow(ctx, chatflowId);
+      }
     } else {
       const n = await ctx.print(messages, { format, columns: ['createdDate', 'role', 'sessionId', 'content', 'id'] });
       if (n === 0 && !opts.follow && format !== 'json') ctx.out.note('No messages found.');
+      if (n === 0 && !opts.follow) await sayIfNoChatflow(ctx, chatflowId);
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EPIPE' || stop.signal.aborted) return;
