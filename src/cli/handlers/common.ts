@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
-import { idOf, records, type Named } from '../names.js';
+import { idOf, records, unknownChatflow, type Named } from '../names.js';
 import { canPrompt, confirm } from '../prompts.js';
 import type { ListView } from '../render/list-table.js';
 import type { Batches } from '../render/records.js';
@@ -118,7 +118,6 @@ export async function printPageOrStream<T extends object>(
  * nearest name or id (`no chatflow demo-suport-bot on this server; did you mean demo-support-bot?`).
  */
 export async function sayIfNoChatflow(ctx: Context, text: string): Promise<void> {
-  const { unknownChatflow } = await import('../names.js');
   const said = await unknownChatflow(await ctx.client(), text);
   if (said) ctx.out.note(said);
 }
@@ -165,18 +164,19 @@ export interface BulkDelete {
  * eachArgument's over both steps.
  */
 export async function bulkDelete(ctx: Context, args: readonly string[], opts: { yes?: boolean; dryRun?: boolean }, how: BulkDelete): Promise<number> {
-  const found: { arg: string; id: string }[] = [];
+  // Each record once, under the word first given for it (an id and its name are one record).
+  const found = new Map<string, string>();
   const looked = await eachArgument(ctx, args, async (arg) => {
-    found.push({ arg, id: await how.lookup(arg) });
+    const id = await how.lookup(arg);
+    if (!found.has(id)) found.set(id, arg);
   });
-  if (found.length === 0) return looked;
+  if (found.size === 0) return looked;
   if (opts.dryRun) {
-    await how.dryRun(found.map((f) => f.id));
+    await how.dryRun([...found.keys()]);
     return looked;
   }
-  await confirmOrRefuse(`Delete ${plural(found.length, how.noun)} (${found.map((f) => f.arg).join(', ')})?`, opts.yes, await ctx.target());
-  const byId = new Map(found.map((f) => [f.id, f.arg]));
-  const deleted = await eachArgument(ctx, [...byId.keys()], (id) => how.remove(id, byId.get(id)!));
+  await confirmOrRefuse(`Delete ${plural(found.size, how.noun)} (${[...found.values()].join(', ')})?`, opts.yes, await ctx.target());
+  const deleted = await eachArgument(ctx, [...found.keys()], (id) => how.remove(id, found.get(id)!));
   const codes = [looked, deleted];
   return codes.find((c) => c !== EXIT.ok && c !== EXIT.notFound) ?? (codes.includes(EXIT.notFound) ? EXIT.notFound : EXIT.ok);
 }
