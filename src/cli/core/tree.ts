@@ -119,7 +119,8 @@ export function addCommands(program: Command, defs: CommandDef[], opts: { done?:
   for (const def of defs) add(program, def, done, opts.lazy === true);
   if (opts.lazy) {
     program.hook('preSubcommand', entering);
-    program.on('beforeHelp', helping(program));
+    // The top level's help names its commands without their flags (core/help.ts): none is built.
+    program.on('beforeHelp', () => expand(program));
   }
   return program;
 }
