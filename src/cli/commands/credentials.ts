@@ -5,7 +5,7 @@ import { DATA } from '../core/flags.js';
 export const credentials: CommandDef = {
   name: 'credentials',
   aliases: ['credential', 'creds'],
-  summary: "the credentials a Flowise server keeps: name, kind and id (never the secret), for an assistant's --credential",
+  summary: "Flowise's credentials by name, kind and id (never a secret): what --credential takes",
   commands: [
     {
       name: 'list',
