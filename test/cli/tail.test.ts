@@ -201,6 +201,16 @@ describe('chatflow messages tail', () => {
     expect((parseNdjson(out) as Msg[]).map((m) => m.id)).toEqual(['new']);
   });
 
+  it('--follow of a chatflow the server does not know says so once caught up, and goes on following', async () => {
+    const proc = spawnCli(['messages', 'tail', 'chta', '-f', '--interval', '100ms', '-o', 'ndjson'], { url: server.url, timeout: 30_000 });
+    try {
+      await waitForLine(proc.stderr!, /^no chatflow chta on this server; did you mean chat\?$/);
+    } finally {
+      proc.kill('SIGINT');
+    }
+    expect((await proc).exitCode).toBe(0);
+  });
+
   it('rejects a bad --interval or --lines with exit 2', async () => {
     const r = await cli(['messages', 'tail', 'chat', '-f', '--interval', 'soon']);
     expect(r.exitCode).toBe(2);
