@@ -2,7 +2,7 @@
 // messages during the test (nothing missed, nothing twice, also at the boundary instant), the chat
 // layout on a terminal, and a Flowise-shaped server (uppercase DESC, no ingest route).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli, spawnCli, waitForLine, type CliOptions } from '../helpers/cli.js';
+import { createHome, parseNdjson, runCli, spawnCli, waitForLine, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -62,6 +62,16 @@ describe('chatflow messages tail', () => {
     const piped = await cli(['messages', 'tail', 'chat', '-n', '3']);
     expect(piped.exitCode, piped.stderr).toBe(0);
     expect((parseNdjson(piped.stdout) as Msg[]).map((m) => m.id)).toEqual(['c2', 'c3', 'c4']);
+
+    // A profile's json is asked for too: an array, as every other list prints it on a terminal.
+    const home = createHome();
+    expect((await runCli(['config', 'set', 'output', 'json'], { home })).exitCode).toBe(0);
+    const [profiled, listed] = await Promise.all([
+      cli(['messages', 'tail', 'chat', '-n', '2'], { home, tty: true }),
+      cli(['messages', 'list', 'chat', '--limit', '2'], { home, tty: true }),
+    ]);
+    expect(profiled.stdout).toMatch(/^\[\n {2}\{\n/);
+    expect(listed.stdout).toMatch(/^\[\n {2}\{\n/);
 
     const json = await cli(['messages', 'tail', 'chat', '--lines', '2', '-o', 'json']);
     expect(json.exitCode, json.stderr).toBe(0);

@@ -20,8 +20,9 @@ export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): P
   const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
   const query: MessageListQuery = { ...filters, feedback: filters.feedbackType !== undefined ? true : undefined };
   let format = ctx.out.format;
-  // Piped, a never-ending list is one JSON object a line; -o json without --follow is an array.
-  if (format === 'json' && (opts.follow || (!ctx.flags.output && !ctx.flags.json))) format = 'ndjson';
+  // Piped, a never-ending list is one JSON object a line; json asked for (-o json, --json or the
+  // profile's format) without --follow is an array, as every other list prints it.
+  if (format === 'json' && (opts.follow || !ctx.out.chosen)) format = 'ndjson';
   const client = await ctx.client();
 
   const stop = new AbortController();
