@@ -4,6 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHome, runCli, spawnCli, waitForLine, type CliHome } from '../helpers/cli.js';
+import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const KEY = 'profiles-test-key-0123456789';
@@ -94,6 +95,26 @@ describe('never the wrong server', () => {
     expect(refusedLocally.stderr).toContain('Delete 1 variable (TARGETED) on the local database ~/data/chatflow/chatflow.db: refused');
     const messages = await runCli(['messages', 'delete', 'flow-x', '--dry-run'], { home: local });
     expect(messages.stderr).toContain('dry run on the local database ~/data/chatflow/chatflow.db: nothing was sent');
+  });
+
+  it('at a terminal the question names the server and profile; no keeps the variable', async () => {
+    const home = createHome();
+    await loggedIn(home);
+    expect((await runCli(['vars', 'set', 'ASKED', 'x'], { home })).exitCode).toBe(0);
+    const r = await runInPty(['vars', 'delete', 'ASKED'], { home, columns: 80, keys: [{ when: /\?/, text: 'n\r', delayMs: 100 }] });
+    expect(r.screen).toContain(`Delete 1 variable (ASKED) on ${server.url} (profile prod)?`);
+    expect(r.exitCode).toBe(2);
+    expect(await whereVariablesGo(home)).toBe('server');
+    const still = await runCli(['vars', 'get', 'ASKED', '-o', 'json'], { home });
+    expect(still.exitCode, still.stderr).toBe(0);
+  });
+
+  it('login --profile P under another CHATFLOW_PROFILE says plainly that the shell still chooses that one', async () => {
+    const home = createHome();
+    await loggedIn(home, 'staging');
+    const r = await runCli(['login', '--url', server.url, '--api-key', KEY, '--profile', 'prod'], { home, env: { CHATFLOW_PROFILE: 'staging' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('now using profile prod; CHATFLOW_PROFILE=staging still chooses profile staging in this shell (unset it)');
   });
 });
 
