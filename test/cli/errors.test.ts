@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_LINE, closedPort, runCli, type CliOptions } from '../helpers/cli.js';
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import type { CommandDef } from '../../src/cli/core/command.js';
 import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -62,6 +64,19 @@ describe('help', () => {
     expect(at('--type <type>')).toBeLessThan(at('Examples:'));
     expect(at('Examples:')).toBeLessThan(at('Global options:'));
     expect(at('Global options:')).toBeLessThan(at('--url <url>'));
+  });
+
+  it("no line of any command's help is wider than 80 columns (examples and notes wrapped between words)", async () => {
+    const paths: string[][] = [];
+    const walk = (defs: CommandDef[], path: string[]) => {
+      for (const d of defs) if (!d.hidden) (d.commands ? walk(d.commands, [...path, d.name]) : paths.push([...path, d.name]));
+    };
+    walk(COMMANDS, []);
+    const helps = await Promise.all(paths.map((p) => runCli([...p, '--help'])));
+    helps.forEach((r, i) => {
+      expect(r.exitCode, paths[i]!.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n')) expect(line.length, `${paths[i]!.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+    });
   });
 
   it('examples are never broken inside a word: a long one goes on as a shell continuation line', async () => {

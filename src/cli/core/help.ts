@@ -98,7 +98,10 @@ export function formatHelp(cmd: Command, helper: Help): string {
   const text = Help.prototype.formatHelp.call(helper, cmd, helper);
   const extra = extras.get(cmd);
   if (!extra) return text;
-  const own = `${extra.examples ? examplesText(extra.examples, helper.helpWidth ?? 80).slice(1) : ''}${extra.notes ? `${extra.notes.replace(/^\n/, '')}` : ''}\n`;
+  const width = helper.helpWidth ?? 80;
+  // Notes are prose: their lines are joined and wrapped to the width, between words.
+  const notes = extra.notes?.trim().split(/\n{2,}/).map((p) => helper.boxWrap(p.replace(/\s*\n\s*/g, ' '), width - 1));
+  const own = `${extra.examples ? examplesText(extra.examples, width).slice(1) : ''}${notes ? `${extra.examples ? '\n' : ''}${notes.join('\n\n')}\n` : ''}\n`;
   const at = text.indexOf(`${helper.styleTitle(GLOBAL_HEADING)}\n`);
   return at < 0 ? `${text}${own}` : `${text.slice(0, at)}${own}${text.slice(at)}`;
 }
