@@ -173,6 +173,12 @@ describe('against Flowise', () => {
     expect(fx.requests.some((q) => q.url === '/api/v1/credentials')).toBe(true);
   });
 
+  it('assistants create --credential <TAB> completes the credential ids, with their names and kinds', async () => {
+    const r = await cli(['__complete', '--', 'assistants', 'create', '--credential', '']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(CREDENTIALS.map((c) => `${c.id}\t${c.name} (${c.credentialName})`).sort());
+  });
+
   it("an assistant's missing or unknown credential is said in the CLI's words, naming --credential and how to find one", async () => {
     const [missing, custom, unknown, known] = await Promise.all([
       cli(['assistants', 'create', '--name', 'X', '--model', 'gpt-4o']),

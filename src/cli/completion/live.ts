@@ -36,6 +36,8 @@ const LIVE: Record<LiveKind, (client: ChatflowClient) => Promise<Candidate[]>> =
   chatflows: async (c) => idsAndNames(await c.chatflows.list(), (f) => f.id, (f) => f.name),
   variables: async (c) => idsAndNames((await c.variables.list()).items, (v) => v.id, (v) => v.name),
   assistants: async (c) => idsAndNames((await c.assistants.list()).items, (a) => a.id, (a) => (typeof a.details?.name === 'string' ? a.details.name : undefined)),
+  // Ids only (--credential takes no name), each described by its name and kind.
+  credentials: async (c) => (await c.credentials.list()).map((k) => ({ value: k.id, description: `${k.name} (${k.credentialName})` })),
   'upsert-history': async (c) =>
     (await c.upsertHistory.list(undefined)).items.map((h) => ({ value: h.id, description: `${h.chatflowid} ${h.date}` })),
 };

@@ -14,7 +14,7 @@ export interface Candidate {
   fallback?: boolean;
 }
 
-export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history';
+export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history' | 'credentials';
 
 export type ValueSet =
   | {
