@@ -55,6 +55,12 @@ describe('help', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it("a group's help lists its commands before the options", async () => {
+    const r = await runCli(['variables', '--help']);
+    expect(r.stdout.indexOf('Commands:')).toBeGreaterThan(0);
+    expect(r.stdout.indexOf('Commands:')).toBeLessThan(r.stdout.indexOf('Global options:'));
+  });
+
   it("a command's own flags and examples come first, the global ones after under their heading; help GROUP CMD is GROUP CMD --help", async () => {
     const [viaHelp, viaFlag] = await Promise.all([runInPty(['help', 'variables', 'set'], { columns: 80 }), runInPty(['variables', 'set', '--help'], { columns: 80 })]);
     expect(viaHelp.screen).toBe(viaFlag.screen);

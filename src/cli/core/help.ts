@@ -92,10 +92,16 @@ function topHelp(cmd: Command, helper: Help): string {
   ].join('\n');
 }
 
-/** commander's layout, the examples before the shared flags; the top level's own. */
+/** commander's layout, a group's commands first and a command's examples before the shared flags; the top level's own. */
 export function formatHelp(cmd: Command, helper: Help): string {
   if (!cmd.parent) return topHelp(cmd, helper);
-  const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+  let text = Help.prototype.formatHelp.call(helper, cmd, helper);
+  // A group's commands (commander's last section) before its options, as at the top level.
+  const commands = text.indexOf(`\n${helper.styleTitle('Commands:')}\n`);
+  const options = text.indexOf(`\n${helper.styleTitle(GLOBAL_HEADING)}\n`);
+  if (commands > 0 && options > 0 && options < commands) {
+    text = `${text.slice(0, options)}${text.slice(commands).replace(/\n*$/, '\n')}${text.slice(options, commands)}\n`;
+  }
   const extra = extras.get(cmd);
   if (!extra) return text;
   const width = helper.helpWidth ?? 80;
