@@ -2,15 +2,15 @@
 // `details.name`, a chatflow by its name on servers that keep names (Flowise), and any of them, a
 // feedback or an upsert history record by the start of its id, as tables show ids (as git and
 // docker take them). One rule for all: an id is itself; else a name exactly one record has; else
-// an id exactly one record's starts with (4 characters at least); several are a usage error naming
-// their ids (exit 2); nothing of that id or name is not found (exit 3).
+// the one UUID id that starts with it (4 characters at least: tables shorten only UUIDs);
+// several are a usage error naming them (exit 2); nothing of that id or name is not found (exit 3).
 import { ChatflowError, type Assistant, type Chatflow, type ChatflowClient, type ChatMessage, type Feedback, type UpsertHistory, type Variable } from '../client/index.js';
 import { EXIT, UsageError, UserError } from './core/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids of variables, assistants and Flowise's chatflows are UUIDs: one is taken as an id, unlooked-up. */
 export const isId = (text: string): boolean => UUID.test(text);
-/** The start of a UUID, as tables show it: 4 characters or more. */
+/** The start of a UUID, as tables show it: 4 characters or more (only UUIDs are shortened, only they are matched so). */
 const PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i;
 const startsWith = (id: string, prefix: string) => id.toLowerCase().startsWith(prefix.toLowerCase());
 
@@ -49,7 +49,7 @@ export function pick<T>(kind: Named<T>, records: Iterable<T>, idOrName: string):
   for (const r of records) {
     if (kind.id(r) === idOrName) return r;
     if (kind.name(r) === idOrName) named.push(r);
-    else if (prefix && startsWith(kind.id(r), idOrName)) prefixed.push(r);
+    else if (prefix && isId(kind.id(r)) && startsWith(kind.id(r), idOrName)) prefixed.push(r);
   }
   if (named.length === 1) return named[0]!;
   if (named.length > 1) {
@@ -145,7 +145,7 @@ export async function chatflowId(client: ChatflowClient, text: string): Promise<
   const named = flows.filter((f) => f.name === text);
   if (named.length > 1) throw new UsageError(`${named.length} chatflows are named ${text}: give the id (${named.map((f) => f.id).join(', ')})`);
   if (named[0]) return named[0].id;
-  const prefixed = PREFIX.test(text) ? flows.filter((f) => startsWith(f.id, text)) : [];
+  const prefixed = PREFIX.test(text) ? flows.filter((f) => isId(f.id) && startsWith(f.id, text)) : [];
   if (prefixed.length > 1) throw new UsageError(`${text} starts the ids of ${prefixed.length} chatflows: give more of it (${prefixed.map((f) => (f.name && f.name !== f.id ? `${f.id} ${f.name}` : f.id)).join(', ')})`);
   return prefixed[0]?.id ?? text;
 }
