@@ -128,6 +128,13 @@ describe('chatflow __complete', () => {
     expect(help.stdout).not.toMatch(/__complete/);
   });
 
+  it('__complete takes -h as a word to complete, never as its own help (as the scripts may hand it over)', async () => {
+    const r = await chatflow(['__complete', '-h'], home().env);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain('Usage:');
+    expect(r.stdout).toContain('-h\t');
+  });
+
   it('answers value<TAB>description lines, ids with their names', async () => {
     const { lines, run } = await candidates(['variables', 'delete', ''], home({ CHATFLOW_URL: server.url }).env);
     expect(run.exitCode).toBe(0);

@@ -78,7 +78,8 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
     // The command's own flags first; those every command shares after, under their own heading.
     for (const f of all) if (!shared.has(f)) cmd.addOption(option(f));
     for (const f of all) if (shared.has(f)) cmd.addOption(option(f).helpGroup(GLOBAL_HEADING));
-    cmd.addHelpOption(helpOption());
+    // (A bare command has none: its words are all its own.)
+    if (!def.bare) cmd.addHelpOption(helpOption());
     addExamples(cmd, def.examples, def.notes);
   };
   const commands = () => subs.forEach((sub) => add(cmd, sub, done, lazy));
