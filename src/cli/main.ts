@@ -7,6 +7,9 @@ import { stdoutMayBeTerminal, writeOut } from './core/stdout.js';
 import { buildProgram } from './program.js';
 
 export async function main(argv = process.argv): Promise<number> {
+  // `chatflow help variables set` is `chatflow variables set --help` (commander's help command
+  // takes one word: it showed the group's help).
+  if (argv[2] === 'help' && argv.length > 4) argv = [...argv.slice(0, 2), ...argv.slice(3), '--help'];
   let code: number = EXIT.ok;
   const program = buildProgram({
     done: (c) => {

@@ -66,7 +66,7 @@ describe('fitting a terminal', () => {
     expect(cells[2]).toBe(uuid(1000).slice(0, 8));
     expect(cells[3]).toMatch(/^Question number 1: how .{3,}…$/);
     expect(cells[4]).toBe(uuid(1).slice(0, 8));
-    expect(note).toBe('Times in UTC. Ids shortened to unique prefixes: -o wide shows them whole. Hidden to fit 80 columns: chatType (-o wide or --fields shows them).');
+    expect(note).toBe('Times in UTC. Ids shortened to unique prefixes. To fit 80 columns, content cut and chatType hidden. -o wide shows them whole.');
   });
 
   it('only random UUIDs are shortened: other ids (names, time-ordered UUIDv7) stay whole, and the note says how far prefixes were checked', () => {
@@ -78,7 +78,7 @@ describe('fitting a terminal', () => {
       for (const line of lines) expect(displayWidth(line)).toBeLessThan(cols);
     }
     const { note } = render(MESSAGES, Array.from({ length: 5 }, (_, i) => message(i)), { width: 80, sampleRows: 2 });
-    expect(note).toContain('Ids shortened to prefixes unique among the first 2 rows: -o wide shows them whole.');
+    expect(note).toContain('Ids shortened to prefixes unique among the first 2 rows. To fit 80 columns, content cut and chatType hidden. -o wide shows them whole.');
   });
 
   it('a later id wider than its column is printed whole; its row gives way elsewhere and still fits', () => {
@@ -106,7 +106,7 @@ describe('fitting a terminal', () => {
     const { lines, note } = render(MESSAGES, [message(1), message(2)], { width: 60 });
     expect(lines[0]!.split(/ {2,}/)).toEqual(['createdDate', 'role', 'content']);
     expect(lines[1]).toMatch(/^2026-10-30 08:01 {2}apiMessage {2,}Question number 1: how .+…$/);
-    expect(note).toContain('Hidden to fit 60 columns: sessionId, chatType, id (-o wide or --fields shows them).');
+    expect(note).toContain('To fit 60 columns, content cut and sessionId, chatType, id hidden. -o wide shows them whole.');
   });
 
   it('at 240 columns everything is whole', () => {
@@ -116,13 +116,33 @@ describe('fitting a terminal', () => {
     expect(note).toBe('Times in UTC.');
   });
 
-  it('wide: ids whole, nothing hidden, free text cut to what is left', () => {
-    const { lines, note } = render(MESSAGES, [message(1)], { width: 160, wide: true });
+  it('wide: nothing shortened, cut or hidden, however narrow the terminal (as kubectl -o wide)', () => {
+    const { lines, note } = render(MESSAGES, [message(1)], { width: 80, wide: true });
     expect(lines[0]!.split(/ {2,}/)).toHaveLength(6);
     expect(lines[1]).toContain(uuid(1));
-    expect(lines[1]).toContain('…');
-    for (const line of lines) expect(displayWidth(line)).toBeLessThan(160);
+    expect(lines[1]).toContain(message(1).content);
+    expect(lines[1]).not.toContain('…');
     expect(note).toBe('Times in UTC.');
+  });
+
+  it("a record's name is never cut: free text gives way first, then the least important columns, and the note names each", () => {
+    const view: ListView = {
+      columns: [{ key: 'id', kind: 'id' }, { key: 'name', kind: 'name' }, { key: 'value', kind: 'text' }, { key: 'type', kind: 'label' }, { key: 'updatedDate', kind: 'date' }],
+      priority: ['name', 'id', 'value', 'type', 'updatedDate'],
+    };
+    const rec = { id: uuid(1), name: 'OPENAI_MODEL_NAME_LONG_ENOUGH_TO_MATTER', value: 'gpt-4o-2024-08-06 with a long description of why', type: 'static', updatedDate: '2026-11-27T08:20:00.000Z' };
+    const { lines, note } = render(view, [rec, { ...rec, id: uuid(2), name: 'REGION', value: 'eu-west-1' }], { width: 80 });
+    expect(lines[1]).toContain(rec.name);
+    expect(lines[1]).toMatch(/gpt-4o.*…/);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThan(80);
+    expect(note).toBe('Ids shortened to unique prefixes. To fit 80 columns, value cut and updatedDate hidden. -o wide shows them whole.');
+    // Wrapped to the terminal, the note never breaks `-o wide` apart.
+    for (let width = 40; width <= 100; width++) {
+      const w = tableWriter(view, { zone: utc, width });
+      w.add(values(view, rec));
+      w.flush();
+      for (const line of w.note().split('\n')) expect(line, `${width}`).not.toMatch(/-o$/);
+    }
   });
 
   it('wide text cells (CJK, emoji) are measured in cells', () => {

@@ -113,4 +113,10 @@ describe('chatflow assistants', () => {
     expect(gone.exitCode).toBe(3);
     expect(gone.stderr).toContain('not found');
   });
+
+  it('credentials list on our service: none kept, exit 0, and a note saying --credential is stored as given', async () => {
+    const r = await cli(['credentials', 'list', '-o', 'json']);
+    expect([r.exitCode, r.stdout]).toEqual([0, '[]\n']);
+    expect(r.stderr).toContain("keeps no credentials: an assistant's --credential is stored as given");
+  });
 });

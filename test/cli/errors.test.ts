@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_LINE, closedPort, runCli, type CliOptions } from '../helpers/cli.js';
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import type { CommandDef } from '../../src/cli/core/command.js';
+import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const KEY = 'sk-errors-0123456789abcdef';
@@ -40,7 +43,57 @@ describe('help', () => {
     const top = await runCli(['--help']);
     expect(top.exitCode).toBe(0);
     for (const group of ['variables|variable', 'feedback', 'assistants|assistant', 'messages|message', 'upsert-history|uh', 'config']) expect(top.stdout).toContain(`  ${group} `);
-    expect(top.stdout).toContain('stats [options] <chatflowId>');
+    expect(top.stdout).toContain('  stats <chatflowId> ');
+  });
+
+  it('at 80 columns: the top level is short, its command list first; exit code 130 listed', async () => {
+    const top = await runInPty(['--help'], { columns: 80 });
+    const lines = top.screen.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    expect(lines.findIndex((l) => l === 'Commands:')).toBeLessThan(10);
+    expect(lines.length).toBeLessThan(70);
+    expect(top.screen).toMatch(/^ {2}130 +interrupted \(Ctrl-C\)/m);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it("a group's help lists its commands before the options", async () => {
+    const r = await runCli(['variables', '--help']);
+    expect(r.stdout.indexOf('Commands:')).toBeGreaterThan(0);
+    expect(r.stdout.indexOf('Commands:')).toBeLessThan(r.stdout.indexOf('Global options:'));
+  });
+
+  it("a command's own flags and examples come first, the global ones after under their heading; help GROUP CMD is GROUP CMD --help", async () => {
+    const [viaHelp, viaFlag] = await Promise.all([runInPty(['help', 'variables', 'set'], { columns: 80 }), runInPty(['variables', 'set', '--help'], { columns: 80 })]);
+    expect(viaHelp.screen).toBe(viaFlag.screen);
+    const text = viaFlag.screen.replace(/\u001b\[[0-9;]*m/g, '');
+    const at = (s: string) => text.indexOf(s);
+    expect(at('Usage: chatflow variables set')).toBe(0);
+    expect(at('--type <type>')).toBeLessThan(at('Examples:'));
+    expect(at('Examples:')).toBeLessThan(at('Global options:'));
+    expect(at('Global options:')).toBeLessThan(at('--url <url>'));
+  });
+
+  it("no line of any command's help is wider than 80 columns (examples and notes wrapped between words)", async () => {
+    const paths: string[][] = [];
+    const walk = (defs: CommandDef[], path: string[]) => {
+      for (const d of defs) if (!d.hidden) (d.commands ? walk(d.commands, [...path, d.name]) : paths.push([...path, d.name]));
+    };
+    walk(COMMANDS, []);
+    const helps = await Promise.all(paths.map((p) => runCli([...p, '--help'])));
+    helps.forEach((r, i) => {
+      expect(r.exitCode, paths[i]!.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n')) expect(line.length, `${paths[i]!.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+    });
+  });
+
+  it('examples are never broken inside a word: a long one goes on as a shell continuation line', async () => {
+    const r = await runInPty(['messages', 'list', '--help'], { columns: 60 });
+    const lines = r.screen.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    const examples = lines.slice(lines.indexOf('Examples:') + 1, lines.indexOf('Global options:') - 1);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const line of examples) expect(line.length, line).toBeLessThan(60);
+    // Joined back, the continuation lines are the examples as defined.
+    const joined = examples.map((l) => l.trim()).join('\n').replace(/ \\\n/g, ' ');
+    expect(joined).toContain('chatflow messages list <chatflowId> --session-id s1 --start-date 2026-01-01 --end-date 2026-01-31');
   });
 });
 

@@ -112,7 +112,7 @@ describe('import', () => {
         { resource: 'feedback', records: 6, imported: 6, existing: 0 },
         { resource: 'upsert-history', records: 3, imported: 3, existing: 0 },
       ]);
-      expect(imported.stderr).toMatch(/^imported 72 lines in [\d.]+s: 72 records\n$/);
+      expect(imported.stderr).toMatch(/^read 72 lines in [\d.]+s: 72 imported on http:\/\/\S+ \(CHATFLOW_URL\), 0 skipped \(already there\)\n$/);
       expect((await cli(target, ['export', '-f', file('b.jsonl')])).exitCode).toBe(0);
       expect(readFileSync(file('b.jsonl'), 'utf8')).toBe(readFileSync(file('a.jsonl'), 'utf8'));
 
@@ -123,6 +123,8 @@ describe('import', () => {
         expect(row.imported).toBe(0);
         expect(row.existing).toBe(row.records);
       }
+      // The summary says so too: nothing imported, all of it skipped.
+      expect(again.stderr).toMatch(/: 0 imported on \S+ \(CHATFLOW_URL\), 72 skipped \(already there\)\n$/);
       expect((await cli(target, ['export'])).stdout).toBe(readFileSync(file('a.jsonl'), 'utf8'));
     } finally {
       await target.dispose();

@@ -126,4 +126,22 @@ describe('chatflow feedback', () => {
     expect(unknown.exitCode).toBe(3);
     expect(unknown.stderr).toMatch(/not found/);
   });
+
+  it('update takes the start of a feedback id; a malformed id is one usage line naming the command and <id>', async () => {
+    const target = (await serverFeedback()).find((f) => f.messageId === 'm2')!;
+    const r = await cli(['feedback', 'update', target.id.slice(0, 8), '--content', 'by prefix', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: target.id, content: 'by prefix' });
+    const malformed = await cli(['feedback', 'update', 'e1!', '--rating', 'down']);
+    expect(malformed.exitCode).toBe(2);
+    expect(malformed.stderr).toBe('chatflow: feedback update: invalid <id> "e1!": give a feedback id, or 4 or more of its first characters\n');
+  });
+
+  it('create takes the start of a message id with --chatflowid, where it is looked up', async () => {
+    const id = 'ab12cd34-0000-4000-8000-000000000001';
+    await call('POST', `${server.api}/chatmessage/flow-prefix`, [{ id, role: 'apiMessage', content: 'x', chatType: 'INTERNAL', chatId: 'cp', sessionId: 'sp' }]);
+    const r = await cli(['feedback', 'create', '--message-id', 'ab12cd34', '--chatflowid', 'flow-prefix', '--rating', 'up', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ messageId: id, chatflowid: 'flow-prefix' });
+  });
 });

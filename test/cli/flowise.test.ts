@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHome, csvRecords, parseNdjson, runCli, tableRows, type CliOptions } from '../helpers/cli.js';
-import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { CHATFLOW_A, CHATFLOW_B, CREDENTIAL_SECRET, CREDENTIALS, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 
 let fx: FlowiseFixture;
 const ASSISTANT = 'c151b0b4-591e-4fe9-b1ff-a9838b0e6095';
@@ -133,5 +133,63 @@ describe('against Flowise', () => {
     const r = await cli(['assistants', 'update', ASSISTANT, '--temperature', '0.5', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).details).toEqual({ name: 'asst-one', instruction: 'be helpful', chatModel: {}, tools: [], temperature: 0.5 });
+  });
+
+  it('variables set and create send type static unless --type says otherwise (Flowise stores string when none is sent)', async () => {
+    const [set, created] = await Promise.all([
+      cli(['variables', 'set', 'V_SET_STATIC', 'x', '-o', 'json']),
+      cli(['variables', 'create', '--name', 'V_CREATED_STATIC', '--value', 'y', '-o', 'json']),
+    ]);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ name: 'V_SET_STATIC', type: 'static' });
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'V_CREATED_STATIC', type: 'static' });
+    // An existing variable keeps its type.
+    const runtime = await cli(['variables', 'create', '--name', 'V_KEEPS', '--value', 'r', '--type', 'runtime']);
+    expect(runtime.exitCode, runtime.stderr).toBe(0);
+    const again = await cli(['variables', 'set', 'V_KEEPS', 'z', '-o', 'json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ name: 'V_KEEPS', type: 'runtime', value: 'z' });
+  });
+
+  it('an unknown chatflow lists nothing (exit 0) and says so, with the nearest name; the start of an id is taken', async () => {
+    const typo = await cli(['messages', 'list', 'peer-flw-A', '-o', 'json']);
+    expect([typo.exitCode, typo.stdout]).toEqual([0, '[]\n']);
+    expect(typo.stderr).toBe('No messages found.\nno chatflow peer-flw-A on this server; did you mean peer-flow-A?\n');
+    const known = await cli(['messages', 'list', 'peer-flow-A', '-o', 'json']);
+    expect(known.stderr).not.toContain('no chatflow');
+    const short = await cli(['upsert-history', 'list', CHATFLOW_A.slice(0, 8), '-o', 'json', '--debug']);
+    expect(short.exitCode, short.stderr).toBe(0);
+    expect(short.stderr).toContain(`/upsert-history/${CHATFLOW_A}`);
+  });
+
+  it('credentials list: names, kinds and ids from /api/v1/credentials, never a secret', async () => {
+    const [json, table] = await Promise.all([cli(['credentials', 'list', '-o', 'json']), cli(['credentials', 'ls'], { tty: true })]);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(CREDENTIALS.map(({ id, name, credentialName }) => ({ id, name, credentialName })));
+    expect(tableRows(table.stdout)).toEqual([['id', 'name', 'credentialName'], ...CREDENTIALS.map((c) => [c.id, c.name, c.credentialName])]);
+    for (const r of [json, table]) expect(r.stdout + r.stderr).not.toContain(CREDENTIAL_SECRET);
+    // Asked without credentialName, the one query with which Flowise adds the secret.
+    expect(fx.requests.some((q) => q.url.startsWith('/api/v1/credentials?'))).toBe(false);
+    expect(fx.requests.some((q) => q.url === '/api/v1/credentials')).toBe(true);
+  });
+
+  it('assistants create --credential <TAB> completes the credential ids, with their names and kinds', async () => {
+    const r = await cli(['__complete', '--', 'assistants', 'create', '--credential', '']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(CREDENTIALS.map((c) => `${c.id}\t${c.name} (${c.credentialName})`).sort());
+  });
+
+  it("an assistant's missing or unknown credential is said in the CLI's words, naming --credential and how to find one", async () => {
+    const [missing, custom, unknown, known] = await Promise.all([
+      cli(['assistants', 'create', '--name', 'X', '--model', 'gpt-4o']),
+      cli(['assistants', 'create', '--name', 'X', '--model', 'gpt-4o', '--type', 'custom']),
+      cli(['assistants', 'create', '--name', 'X', '--type', 'openai', '--credential', 'eeeeeeee-0000-0000-0000-000000000009']),
+      cli(['assistants', 'create', '--name', 'With credential', '--type', 'openai', '--credential', CREDENTIALS[0]!.id, '-o', 'json']),
+    ]);
+    expect([missing.exitCode, missing.stderr]).toEqual([2, "chatflow: this server needs --credential <id> for an assistant of this type: find one with 'chatflow credentials list'\n"]);
+    expect([custom.exitCode, custom.stderr]).toEqual([2, "chatflow: this server needs --credential <id> for every assistant, --type custom too: find one with 'chatflow credentials list'\n"]);
+    expect([unknown.exitCode, unknown.stderr]).toEqual([2, "chatflow: no credential eeeeeeee-0000-0000-0000-000000000009 on this server (--credential): find one with 'chatflow credentials list'\n"]);
+    expect(known.exitCode, known.stderr).toBe(0);
+    expect(JSON.parse(known.stdout)).toMatchObject({ credential: CREDENTIALS[0]!.id, type: 'OPENAI' });
   });
 });

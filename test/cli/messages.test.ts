@@ -50,6 +50,22 @@ afterAll(async () => {
 });
 
 describe('chatflow messages list', () => {
+  it('an unknown chatflow: an empty list, exit 0, and a note naming the nearest chatflow the service knows', async () => {
+    const r = await cli(['messages', 'list', 'flow-mesages', '-o', 'json']);
+    expect([r.exitCode, r.stdout]).toEqual([0, '[]\n']);
+    expect(r.stderr).toBe('No messages found.\nno chatflow flow-mesages on this server; did you mean flow-messages?\n');
+    const far = await cli(['feedback', 'list', 'zzzz-unrelated', '-o', 'json']);
+    expect(far.stderr).toBe('No feedback found.\nno chatflow zzzz-unrelated on this server\n');
+  });
+
+  it('a chatflow whose id is a UUID (data from Flowise) is taken by the start of it, as tables show it', async () => {
+    const flow = '5e1f0a77-1234-4abc-8def-0123456789ab';
+    await call('POST', `${server.api}/chatmessage/${flow}`, [{ id: 'uuid-flow-m1', role: 'userMessage', content: 'hi', chatType: 'INTERNAL', chatId: 'c', sessionId: 's' }]);
+    const r = await cli(['messages', 'list', '5e1f0a77', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((m) => m.id)).toEqual(['uuid-flow-m1']);
+  });
+
   it('ndjson prints the very messages json does, one JSON text a line (also with --feedback, and an empty list)', async () => {
     for (const extra of [[], ['--feedback']]) {
       const json = await cli(['messages', 'list', FLOW, '-o', 'json', ...extra]);

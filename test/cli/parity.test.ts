@@ -135,9 +135,9 @@ describe.each(targets)('against $name', (target) => {
     expect(await ids(['feedback', 'list', 'parity', ...flags])).toEqual(expected);
   });
 
-  it('a chatflow the server does not know lists nothing (exit 0)', async () => {
+  it('a chatflow the server does not know lists nothing (exit 0), and a note says so', async () => {
     const r = await cli(['messages', 'list', '9e6a1f55-0000-4000-8000-000000000000', '-o', 'json']);
-    expect([r.exitCode, JSON.parse(r.stdout), r.stderr.trim()]).toEqual([0, [], 'No messages found.']);
+    expect([r.exitCode, JSON.parse(r.stdout), r.stderr.trim()]).toEqual([0, [], 'No messages found.\nno chatflow 9e6a1f55-0000-4000-8000-000000000000 on this server']);
   });
 
   it('the chat types of Flowise 3.1.3+ in any case, sent as the server spells them; one that cannot match is refused', async () => {

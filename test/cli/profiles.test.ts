@@ -4,6 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHome, runCli, spawnCli, waitForLine, type CliHome } from '../helpers/cli.js';
+import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const KEY = 'profiles-test-key-0123456789';
@@ -62,6 +63,58 @@ describe('profiles', () => {
     expect((await runCli(['config', 'get', 'api-key', '--profile', 'prod'], { home })).exitCode).toBe(3);
     expect(await whereVariablesGo(home)).toBe('embedded');
     expect((await runCli(['logout'], { home })).exitCode).toBe(3);
+  });
+});
+
+describe('never the wrong server', () => {
+  it('login --profile P makes P current: the next command goes to its server', async () => {
+    const home = createHome();
+    const login = await runCli(['login', '--url', server.url, '--api-key', KEY, '--profile', 'flowise'], { home });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toContain('as profile flowise (key ');
+    expect(login.stderr).toContain('now using profile flowise');
+    const list = await runCli(['config', 'list', '-o', 'json'], { home });
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'flowise', current: true })]);
+    expect(await whereVariablesGo(home)).toBe('server');
+  });
+
+  it('a confirmation and a --dry-run name the server and profile, or the local database', async () => {
+    const home = createHome();
+    await loggedIn(home);
+    expect((await runCli(['vars', 'set', 'TARGETED', 'x'], { home })).exitCode).toBe(0);
+    const refused = await runCli(['vars', 'delete', 'TARGETED'], { home });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe(`chatflow: Delete 1 variable (TARGETED) on ${server.url} (profile prod): refused without confirmation; pass --yes (-y) to go ahead\n`);
+    const dry = await runCli(['vars', 'delete', 'TARGETED', '--dry-run', '-o', 'json'], { home });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toBe(`dry run on ${server.url} (profile prod): nothing was sent\n`);
+
+    const local = createHome();
+    expect((await runCli(['vars', 'set', 'TARGETED', 'x'], { home: local })).exitCode).toBe(0);
+    const refusedLocally = await runCli(['vars', 'delete', 'TARGETED'], { home: local });
+    expect(refusedLocally.stderr).toContain('Delete 1 variable (TARGETED) on the local database ~/data/chatflow/chatflow.db: refused');
+    const messages = await runCli(['messages', 'delete', 'flow-x', '--dry-run'], { home: local });
+    expect(messages.stderr).toContain('dry run on the local database ~/data/chatflow/chatflow.db: nothing was sent');
+  });
+
+  it('at a terminal the question names the server and profile; no keeps the variable', async () => {
+    const home = createHome();
+    await loggedIn(home);
+    expect((await runCli(['vars', 'set', 'ASKED', 'x'], { home })).exitCode).toBe(0);
+    const r = await runInPty(['vars', 'delete', 'ASKED'], { home, columns: 80, keys: [{ when: /\?/, text: 'n\r', delayMs: 100 }] });
+    expect(r.screen).toContain(`Delete 1 variable (ASKED) on ${server.url} (profile prod)?`);
+    expect(r.exitCode).toBe(2);
+    expect(await whereVariablesGo(home)).toBe('server');
+    const still = await runCli(['vars', 'get', 'ASKED', '-o', 'json'], { home });
+    expect(still.exitCode, still.stderr).toBe(0);
+  });
+
+  it('login --profile P under another CHATFLOW_PROFILE says plainly that the shell still chooses that one', async () => {
+    const home = createHome();
+    await loggedIn(home, 'staging');
+    const r = await runCli(['login', '--url', server.url, '--api-key', KEY, '--profile', 'prod'], { home, env: { CHATFLOW_PROFILE: 'staging' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('now using profile prod; CHATFLOW_PROFILE=staging still chooses profile staging in this shell (unset it)');
   });
 });
 

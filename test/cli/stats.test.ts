@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, csvRecords, runCli, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, CHATFLOW_B, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
+import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -130,6 +131,19 @@ describe('chatflow stats', () => {
     for (const line of r.stdout.split('\n')) expect([...line].length).toBeLessThan(80);
   });
 
+  it('goes through the pager when taller than the screen, as a list does; --no-pager turns it off', async () => {
+    const marker = `sh -c 'echo PAGED-BY-TEST; cat'`;
+    const [tall, noPager] = await Promise.all([
+      runInPty(['stats', FLOW], { url: server.url, columns: 80, rows: 10, env: { CHATFLOW_PAGER: marker } }),
+      runInPty(['stats', FLOW, '--no-pager'], { url: server.url, columns: 80, rows: 10, env: { CHATFLOW_PAGER: marker } }),
+    ]);
+    expect(tall.exitCode, tall.screen).toBe(0);
+    expect(tall.screen).toMatch(/^PAGED-BY-TEST\r?$/m);
+    expect(tall.screen).toContain('Top tools');
+    expect(noPager.screen).not.toContain('PAGED-BY-TEST');
+    expect(noPager.screen).toContain('Top tools');
+  });
+
   it('groups the digits of large counts, the busiest period too', async () => {
     const many = Array.from({ length: 1200 }, (_, i) => ({ role: 'userMessage', content: 'x', sessionId: 'busy', createdDate: `2026-04-01T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z` }));
     expect((await call('POST', `${server.api}/chatmessage/busy-flow`, many)).status).toBe(200);
@@ -176,7 +190,11 @@ describe('chatflow stats', () => {
     const empty = await chart(['no-such-flow']);
     expect(empty.exitCode).toBe(0);
     expect(empty.stdout).toContain('no messages');
-    expect(JSON.parse((await cli(['stats', 'no-such-flow'])).stdout)).toMatchObject({ messages: 0, sessions: 0, periods: [], feedback: { positiveRatio: null } });
+    const unknown = await cli(['stats', 'no-such-flow']);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ messages: 0, sessions: 0, periods: [], feedback: { positiveRatio: null } });
+    // A typo says so, as a list does.
+    expect(unknown.stderr).toBe('no chatflow no-such-flow on this server\n');
+    expect((await cli(['stats', 'stats-flw'])).stderr).toContain('no chatflow stats-flw on this server; did you mean stats-flow?');
   });
 
   it('rejects bad flags with exit 2', async () => {

@@ -76,7 +76,7 @@ describe('widths and priorities', () => {
     const text = plain(narrow.screen);
     for (const v of VARIABLES) expect(text).toMatch(new RegExp(`[0-9a-f]{8} +${v.name} +${v.value.replace('.', '\\.')} +${v.type} `));
     for (const id of variableIds) expect(text).not.toContain(id);
-    expect(text).toContain('Ids shortened to unique prefixes: -o wide shows them whole.');
+    expect(text).toContain('Ids shortened to unique prefixes. -o wide shows them whole.');
     for (const id of variableIds) expect(plain(wide.screen)).toContain(id);
     expect(lines(quiet.screen).sort()).toEqual([...variableIds].sort());
   });
@@ -105,7 +105,7 @@ describe('widths and priorities', () => {
     expect(plain(wide.screen)).toMatch(/▼ down .*Message 1: how do I .*did not answer/);
     // The comment does not fit at 60 columns; the role, ranked below it but narrower, does.
     expect(plain(narrow.screen)).toMatch(/^createdDate +role +rating +content/m);
-    expect(plain(narrow.screen).replace(/\n/g, ' ')).toMatch(/Hidden to fit 60 columns: sessionId, comment, id/);
+    expect(plain(narrow.screen).replace(/\n/g, ' ')).toMatch(/To fit 60 columns, (content cut and )?sessionId, comment, id hidden\. -o wide shows them whole\./);
   });
   it('feedback on a narrow terminal keeps its own id (what feedback update takes) before its message id', async () => {
     const r = await pty(['feedback', 'list', IDS, '--no-pager'], { columns: 60 });
@@ -201,4 +201,58 @@ it('demo --messages N shows a progress bar on a terminal', async () => {
   expect(r.exitCode, r.screen).toBe(0);
   expect(r.screen).toMatch(/demo \[[█░]+\] +\d+%/);
   expect(plain(r.screen)).toMatch(/demo data ready: 3,?120 new messages/);
+});
+
+describe('identity at 80 columns', () => {
+  let own: TestServer;
+  const LONG = { name: 'OPENAI_MODEL_NAME_LONG', value: 'gpt-4o-2024-08-06 with a long description of why this model was chosen', type: 'static' };
+  const INSTRUCTIONS = 'Greet new customers, explain the onboarding steps in order, and hand over to a human when the customer asks for a refund or a contract change.';
+  const at80 = (args: string[]) => runInPty([...args, '--no-pager'], { url: own.url, columns: 80 });
+  let assistantId: string;
+  beforeAll(async () => {
+    own = await startTestServer();
+    for (const v of [LONG, ...VARIABLES]) expect((await call('POST', `${own.api}/variables`, v)).status).toBeLessThan(300);
+    const a = await call<{ id: string }>('POST', `${own.api}/assistants`, { details: { name: 'Customer onboarding specialist (EU)', model: 'gpt-4o-2024-08-06', instructions: INSTRUCTIONS }, type: 'CUSTOM' });
+    assistantId = a.body.id;
+    const u = await call('POST', `${own.api}/upsert-history/demo-sales-assistant`, [
+      { id: 'demo-sales-assistant-u0', result: { numAdded: 12, numUpdated: 0, numSkipped: 0, numDeleted: 0 }, flowData: {}, date: '2026-10-12T00:00:00.000Z' },
+    ]);
+    expect(u.status, u.text).toBeLessThan(300);
+  });
+  afterAll(async () => {
+    await own?.dispose();
+  });
+
+  it('variables list keeps the whole name, cuts the value first, and the note names every column cut or hidden', async () => {
+    const r = await at80(['variables', 'list']);
+    const text = plain(r.screen);
+    expect(text).toMatch(/[0-9a-f]{8} +OPENAI_MODEL_NAME_LONG +gpt-4o-2024-08-06 with.*… +static/);
+    for (const line of lines(r.screen)) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    expect(text.replace(/\n/g, ' ')).toContain('Ids shortened to unique prefixes. To fit 80 columns, value cut and updatedDate hidden. -o wide shows them whole.');
+  });
+
+  it('-o wide at 80 columns cuts nothing: every name, value and id whole', async () => {
+    const r = await at80(['variables', 'list', '-o', 'wide']);
+    const text = plain(r.screen).replace(/\n/g, '');
+    expect(text).toContain(LONG.value);
+    expect(text).not.toContain('…');
+  });
+
+  it('assistants list keeps the name whole; upsert-history list shows the id delete takes, before the chatflow every row repeats', async () => {
+    const [assistants, upserts] = await Promise.all([at80(['assistants', 'list']), at80(['upsert-history', 'list'])]);
+    expect(plain(assistants.screen)).toMatch(/Customer onboarding specialist \(EU\) +gpt-4o-2024-08-06/);
+    expect(plain(upserts.screen)).toMatch(/^id +date +result/m);
+    expect(plain(upserts.screen)).toMatch(/^demo-sales-assistant-u0 +2026-10-12/m);
+  });
+
+  it('get wraps a long value instead of cutting it: the instructions read back whole', async () => {
+    const [variable, assistant] = await Promise.all([at80(['variables', 'get', LONG.name]), at80(['assistants', 'get', assistantId])]);
+    const joined = (screen: string) => lines(screen).map((l) => l.trim()).join(' ');
+    expect(joined(variable.screen)).toContain(LONG.value);
+    expect(joined(assistant.screen)).toContain(INSTRUCTIONS);
+    for (const s of [variable.screen, assistant.screen]) {
+      expect(plain(s)).not.toContain('…');
+      for (const line of lines(s)) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    }
+  });
 });

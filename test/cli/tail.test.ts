@@ -2,7 +2,7 @@
 // messages during the test (nothing missed, nothing twice, also at the boundary instant), the chat
 // layout on a terminal, and a Flowise-shaped server (uppercase DESC, no ingest route).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli, spawnCli, waitForLine, type CliOptions } from '../helpers/cli.js';
+import { createHome, parseNdjson, runCli, spawnCli, waitForLine, type CliOptions } from '../helpers/cli.js';
 import { CHATFLOW_A, startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -63,6 +63,16 @@ describe('chatflow messages tail', () => {
     expect(piped.exitCode, piped.stderr).toBe(0);
     expect((parseNdjson(piped.stdout) as Msg[]).map((m) => m.id)).toEqual(['c2', 'c3', 'c4']);
 
+    // A profile's json is asked for too: an array, as every other list prints it on a terminal.
+    const home = createHome();
+    expect((await runCli(['config', 'set', 'output', 'json'], { home })).exitCode).toBe(0);
+    const [profiled, listed] = await Promise.all([
+      cli(['messages', 'tail', 'chat', '-n', '2'], { home, tty: true }),
+      cli(['messages', 'list', 'chat', '--limit', '2'], { home, tty: true }),
+    ]);
+    expect(profiled.stdout).toMatch(/^\[\n {2}\{\n/);
+    expect(listed.stdout).toMatch(/^\[\n {2}\{\n/);
+
     const json = await cli(['messages', 'tail', 'chat', '--lines', '2', '-o', 'json']);
     expect(json.exitCode, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Msg[]).map((m) => m.id)).toEqual(['c3', 'c4']);
@@ -73,7 +83,9 @@ describe('chatflow messages tail', () => {
     const none = await cli(['messages', 'tail', 'nothing-here']);
     expect(none.exitCode).toBe(0);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toContain('No messages found.');
+    expect(none.stderr).toBe('No messages found.\nno chatflow nothing-here on this server\n');
+    const typo = await cli(['messages', 'tail', 'chta', '-o', 'json']);
+    expect(typo.stderr).toBe('no chatflow chta on this server; did you mean chat?\n');
   });
 
   it('lays a conversation out on a terminal: sessions, times, roles, wrapped content, tools', async () => {
@@ -197,6 +209,16 @@ describe('chatflow messages tail', () => {
     const result = await proc;
     expect(result.exitCode).toBe(0);
     expect((parseNdjson(out) as Msg[]).map((m) => m.id)).toEqual(['new']);
+  });
+
+  it('--follow of a chatflow the server does not know says so once caught up, and goes on following', async () => {
+    const proc = spawnCli(['messages', 'tail', 'chta', '-f', '--interval', '100ms', '-o', 'ndjson'], { url: server.url, timeout: 30_000 });
+    try {
+      await waitForLine(proc.stderr!, /^no chatflow chta on this server; did you mean chat\?$/);
+    } finally {
+      proc.kill('SIGINT');
+    }
+    expect((await proc).exitCode).toBe(0);
   });
 
   it('rejects a bad --interval or --lines with exit 2', async () => {

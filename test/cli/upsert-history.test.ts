@@ -97,4 +97,13 @@ describe('chatflow upsert-history', () => {
     expect(r.stderr).toContain('upsert history record v1 of chatflow flowU not found');
     expect(await serverIds('flowV')).toEqual(['v1']);
   });
+
+  it('delete takes the start of an id (4+ characters), as the table shows it', async () => {
+    const id = 'c0ffee42-0000-4000-8000-000000000001';
+    await call('POST', `${server.api}/upsert-history/flowW`, { id, result: {}, flowData: {}, date: '2026-04-05T00:00:00.000Z' });
+    const r = await cli(['upsert-history', 'delete', 'c0ffee42', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`deleted upsert history record ${id}`);
+    expect(await serverIds('flowW')).toEqual([]);
+  });
 });

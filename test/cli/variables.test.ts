@@ -117,7 +117,7 @@ describe('chatflow variables', () => {
     const before = (await serverVariables()).length;
     const r = await cli(['variables', 'create', '--name', 'DRY', '--value', 'run', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ method: 'POST', path: '/api/v1/variables', body: { name: 'DRY', value: 'run' } });
+    expect(JSON.parse(r.stdout)).toEqual({ method: 'POST', path: '/api/v1/variables', body: { name: 'DRY', value: 'run', type: 'static' } });
     expect(await serverVariables()).toHaveLength(before);
   });
 
@@ -142,5 +142,37 @@ describe('chatflow variables', () => {
       expect(r.stderr).toContain(`${id} not found`);
       expect(r.stdout).toBe('');
     }
+  });
+
+  it('takes a unique start of an id (4+ characters), as tables show ids; an ambiguous one is exit 2 naming the candidates', async () => {
+    const ids = ['6831dfb8-1111-4111-8111-111111111111', '6831dfb8-2222-4222-8222-222222222222', '7a40c2e9-3333-4333-8333-333333333333'];
+    const imported = await call('POST', `${server.api}/variables/import`, [
+      { id: ids[0], name: 'PREFIX_A', value: 'a' },
+      { id: ids[1], name: 'PREFIX_B', value: 'b' },
+      { id: ids[2], name: 'PREFIX_C', value: 'c' },
+    ]);
+    expect(imported.status, imported.text).toBeLessThan(300);
+    const got = await cli(['variables', 'get', '7a40c2e9', '-o', 'json']);
+    expect(got.exitCode, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ id: ids[2], name: 'PREFIX_C' });
+    const updated = await cli(['variables', 'update', '7A40', '--value', 'c2', '-o', 'json']);
+    expect(updated.exitCode, updated.stderr).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ id: ids[2], value: 'c2' });
+
+    const ambiguous = await cli(['variables', 'get', '6831dfb8']);
+    expect(ambiguous.exitCode).toBe(2);
+    expect(ambiguous.stderr).toBe(`chatflow: 6831dfb8 starts the ids of 2 variables: give more of it (${ids[1]} PREFIX_B, ${ids[0]} PREFIX_A)\n`);
+    const tooShort = await cli(['variables', 'get', '7a4']);
+    expect(tooShort.exitCode).toBe(3);
+  });
+
+  it('a bulk delete counts and names only what exists; the rest is reported, exit 3', async () => {
+    await call('POST', `${server.api}/variables`, { name: 'BULK_ONE' });
+    const r = await cli(['variables', 'delete', 'BULK_ONE', 'NO_SUCH_VARIABLE']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^chatflow: variable NO_SUCH_VARIABLE not found\nchatflow: Delete 1 variable \(BULK_ONE\) on http:\S+ \(CHATFLOW_URL\): refused without confirmation/);
+    const done = await cli(['variables', 'delete', 'BULK_ONE', 'NO_SUCH_VARIABLE', '--yes']);
+    expect(done.exitCode).toBe(3);
+    expect((await serverVariables()).map((v) => v.name)).not.toContain('BULK_ONE');
   });
 });

@@ -128,11 +128,28 @@ describe('chatflow __complete', () => {
     expect(help.stdout).not.toMatch(/__complete/);
   });
 
+  it('__complete takes -h as a word to complete, never as its own help (as the scripts may hand it over)', async () => {
+    const r = await chatflow(['__complete', '-h'], home().env);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain('Usage:');
+    expect(r.stdout).toContain('-h\t');
+  });
+
   it('answers value<TAB>description lines, ids with their names', async () => {
     const { lines, run } = await candidates(['variables', 'delete', ''], home({ CHATFLOW_URL: server.url }).env);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
     expect(lines.sort()).toEqual([`${ids[0]}\tALPHA`, `${ids[1]}\tBETA`].sort());
+  });
+
+  it('completes names as well as ids: a name prefix + TAB gives the name; a record given is not offered again under either', async () => {
+    const env = home({ CHATFLOW_URL: server.url }).env;
+    const byName = await candidates(['variables', 'get', 'AL'], env);
+    expect(byName.lines).toEqual([`ALPHA\t${ids[0]}`]);
+    const lower = await candidates(['variables', 'delete', 'be'], env);
+    expect(lower.values).toEqual(['BETA']);
+    const rest = await candidates(['variables', 'delete', 'ALPHA', ''], env);
+    expect(rest.values).toEqual([ids[1]]);
   });
 
   it('caches a list for a minute, per server URL and kind, in $XDG_CACHE_HOME/chatflow', async () => {

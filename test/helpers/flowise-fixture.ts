@@ -32,6 +32,15 @@ import type { AddressInfo } from 'node:net';
 
 export const CHATFLOW_A = 'f5c2165a-0a38-40a9-bfa2-6cd73fbb65a2';
 export const CHATFLOW_B = 'c3855e34-2c0b-4e77-8e07-693995a50ad0';
+
+// ---- credentials (issue 30): as GET /api/v1/credentials answers them, with the secret a
+// credentialName filter would include (the CLI must never ask for it, nor show it).
+export const CREDENTIAL_SECRET = 'enc-U2FsdGVkX1-never-shown';
+export const CREDENTIALS = [
+  { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI prod', credentialName: 'openAIApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
+  { id: 'dddddddd-0000-0000-0000-000000000002', name: 'Anthropic', credentialName: 'anthropicApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:11.000Z', updatedDate: '2026-11-21T14:24:11.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
+];
+// ---- end credentials
 const WORKSPACE = '6e3bc68d-7177-4119-8e5b-fdd5780b8553';
 
 export interface FixtureRequest {
@@ -311,7 +320,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         } catch (err) {
           return flowiseError(500, `Error: assistantsService.createAssistant - ${(err as Error).message}`);
         }
-        if (b.type !== 'CUSTOM') return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
+        if (b.type !== 'CUSTOM' && !CREDENTIALS.some((c) => c.id === b.credential)) return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
         if (b.credential == null) return flowiseError(500, 'Error: assistantsService.createAssistant - SQLITE_CONSTRAINT: NOT NULL constraint failed: assistant.credential');
         const now = nowIso();
         const row = { details: b.details, credential: b.credential, iconSrc: b.iconSrc ?? null, type: b.type, workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
@@ -474,6 +483,14 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
     }
 
     if (resource === 'chatflows' && method === 'GET' && id === undefined) return json(db.chatflows);
+
+    // ---- credentials (issue 30): GET /credentials answers every credential without its
+    // encryptedData; with ?credentialName= (one type) Flowise includes encryptedData.
+    if (resource === 'credentials' && method === 'GET' && id === undefined) {
+      const name = q.get('credentialName');
+      return json(name ? CREDENTIALS.filter((c) => c.credentialName === name) : CREDENTIALS.map(({ encryptedData: _, ...c }) => c));
+    }
+    // ---- end credentials
 
     return html();
   };

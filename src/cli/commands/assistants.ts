@@ -16,7 +16,7 @@ const body: FlagDef[] = [
   { flags: '--temperature <n>', help: 'sampling temperature, 0 to 2' },
   { flags: '--top-p <n>', help: 'nucleus sampling, 0 to 1' },
   { flags: '--tool <tool>', help: `enable a tool: ${ASSISTANT_TOOLS.join(', ')} (repeatable)`, values: ASSISTANT_TOOL, repeatable: true },
-  { flags: '--credential <id>', help: 'credential record id' },
+  { flags: '--credential <id>', help: "the id of a credential on the server (Flowise needs one): see 'chatflow credentials list'", values: live('credentials') },
   { flags: '--icon-src <path>', help: 'icon path', values: FILES },
   { flags: '--type <type>', help: `assistant type: ${ASSISTANT_TYPES.join(', ')}`, values: ASSISTANT_TYPE },
   BODY_FILE,

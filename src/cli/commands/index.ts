@@ -14,6 +14,7 @@ import { messages } from './messages.js';
 import { privacy } from './privacy.js';
 import { serve } from './serve.js';
 import { service } from './service.js';
+import { credentials } from './credentials.js';
 import { stats } from './stats.js';
 import { upsertHistory } from './upsert-history.js';
 import { variables } from './variables.js';
@@ -22,6 +23,7 @@ export const COMMANDS: CommandDef[] = [
   variables,
   feedback,
   assistants,
+  credentials,
   messages,
   privacy,
   upsertHistory,

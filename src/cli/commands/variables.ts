@@ -10,7 +10,7 @@ const ID = live('variables');
 const body: FlagDef[] = [
   { flags: '--name <name>', help: 'variable name' },
   { flags: '--value <value>', help: 'variable value' },
-  { flags: '--type <type>', help: 'variable type: static or runtime (value read from the environment when a flow runs)', values: VARIABLE_TYPE },
+  { flags: '--type <type>', help: 'variable type: static (a new one\'s default) or runtime (value read from the environment when a flow runs)', values: VARIABLE_TYPE },
   BODY_FILE,
 ];
 
@@ -63,7 +63,7 @@ export const variables: CommandDef = {
       name: 'set',
       summary: 'create a variable, or update the one with that name',
       args: [{ name: '<name>' }, { name: '<value>' }],
-      flags: [...DATA, ...mutation(), { flags: '--type <type>', help: 'variable type (static or runtime)', values: VARIABLE_TYPE }],
+      flags: [...DATA, ...mutation(), { flags: '--type <type>', help: "variable type, static or runtime (a new one: static; an existing one keeps its own)", values: VARIABLE_TYPE }],
       examples: ['chatflow variables set OPENAI_MODEL gpt-4o', 'chatflow variables set REGION eu-west-1 --type runtime'],
       handler: () => load().then((m) => m.set),
     },

@@ -76,11 +76,19 @@ function argumentValues(arg: Argument, w: Walk, opts: CompleteOptions): Promise<
 }
 
 /** Keeps the candidates that start with `prefix` (any case when none match exactly). */
-function matching(cands: Candidate[], prefix: string): Candidate[] {
+function startingWith(cands: Candidate[], prefix: string): Candidate[] {
   const exact = cands.filter((c) => c.value.startsWith(prefix) || c.value === FILES_MARKER);
   if (exact.some((c) => c.value !== FILES_MARKER) || !prefix) return exact;
   const lower = prefix.toLowerCase();
   return cands.filter((c) => c.value.toLowerCase().startsWith(lower) || c.value === FILES_MARKER);
+}
+
+/** The candidates for `prefix`: those that start with it, else the fallbacks (names beside ids) that do. */
+function matching(cands: Candidate[], prefix: string): Candidate[] {
+  const hits = startingWith(cands.filter((c) => !c.fallback), prefix);
+  if (hits.some((c) => c.value !== FILES_MARKER)) return hits;
+  const fallbacks = cands.filter((c) => c.fallback);
+  return fallbacks.length > 0 ? startingWith(fallbacks, prefix) : hits;
 }
 
 /**
@@ -121,7 +129,8 @@ export async function complete(program: Command, words: string[], opts: Complete
   if (!arg) return [];
   const given = arg.variadic ? new Set(w.operands.slice(args.length - 1)) : new Set<string>();
   return matching(
-    (await argumentValues(arg, w, opts)).filter((c) => !given.has(c.value)),
+    // A record given by its id or its name is not offered again, under either.
+    (await argumentValues(arg, w, opts)).filter((c) => !given.has(c.value) && !(c.description !== undefined && given.has(c.description))),
     cur,
   );
 }

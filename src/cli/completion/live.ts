@@ -11,10 +11,33 @@ import type { ConnectionFlags } from '../core/walk.js';
 
 export { CACHE_TTL_MS };
 
+/**
+ * Each record's id (described by its name) and, offered when no id starts with what was typed,
+ * its name (described by its id): every command taking an id takes a name (../names.ts), so a
+ * name's first letters + TAB complete it. A name several records share is left out (it would be
+ * refused: give the id).
+ */
+function idsAndNames<T>(records: T[], id: (r: T) => string, name: (r: T) => string | undefined): Candidate[] {
+  const count = new Map<string, number>();
+  for (const r of records) {
+    const n = name(r);
+    if (n) count.set(n, (count.get(n) ?? 0) + 1);
+  }
+  const out: Candidate[] = [];
+  for (const r of records) {
+    const n = name(r);
+    out.push({ value: id(r), description: n && n !== id(r) ? n : undefined });
+    if (n && n !== id(r) && count.get(n) === 1) out.push({ value: n, description: id(r), fallback: true });
+  }
+  return out;
+}
+
 const LIVE: Record<LiveKind, (client: ChatflowClient) => Promise<Candidate[]>> = {
-  chatflows: async (c) => (await c.chatflows.list()).map((f) => ({ value: f.id, description: f.name && f.name !== f.id ? f.name : undefined })),
-  variables: async (c) => (await c.variables.list()).items.map((v) => ({ value: v.id, description: v.name })),
-  assistants: async (c) => (await c.assistants.list()).items.map((a) => ({ value: a.id, description: a.details?.name })),
+  chatflows: async (c) => idsAndNames(await c.chatflows.list(), (f) => f.id, (f) => f.name),
+  variables: async (c) => idsAndNames((await c.variables.list()).items, (v) => v.id, (v) => v.name),
+  assistants: async (c) => idsAndNames((await c.assistants.list()).items, (a) => a.id, (a) => (typeof a.details?.name === 'string' ? a.details.name : undefined)),
+  // Ids only (--credential takes no name), each described by its name and kind.
+  credentials: async (c) => (await c.credentials.list()).map((k) => ({ value: k.id, description: `${k.name} (${k.credentialName})` })),
   'upsert-history': async (c) =>
     (await c.upsertHistory.list(undefined)).items.map((h) => ({ value: h.id, description: `${h.chatflowid} ${h.date}` })),
 };

@@ -43,6 +43,22 @@ export class Context {
     return resolveConnection({ flagUrl: this.flags.url, flagApiKey: this.flags.apiKey, flagApiKeyFile: this.flags.apiKeyFile, flagProfile: this.flags.profile });
   }
 
+  /**
+   * Where the command's changes land, in words a confirmation and --dry-run end with (as kubectl
+   * names its context): `on http://flowise:3000 (profile prod)`, `on the local database ~/…`.
+   */
+  async target(): Promise<string> {
+    const conn = await this.connection();
+    if (conn.url) {
+      const from = conn.source === 'profile' ? ` (profile ${conn.profile})` : conn.source === 'env' ? ' (CHATFLOW_URL)' : '';
+      return `on ${conn.url}${from}`;
+    }
+    const [{ defaultDbPath }, { homeDir }] = await Promise.all([import('../../server/default-db.js'), import('../dirs.js')]);
+    const db = defaultDbPath();
+    const home = homeDir();
+    return `on the local database ${home && db.startsWith(`${home}/`) ? `~${db.slice(home.length)}` : db}`;
+  }
+
   /** The client; for a bulk command (import) an embedded service gets a thread of its own. */
   async client(): Promise<ChatflowClient> {
     return (await (this.session ??= this.open(this.bulk))).client;
@@ -64,7 +80,7 @@ export class Context {
     return this.out.print(records, opts);
   }
 
-  printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<void> {
+  printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<number> {
     return this.out.printList(records, what, columns);
   }
 

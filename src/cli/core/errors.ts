@@ -27,19 +27,26 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
  */
 export class UserError extends Error {
   override name = 'UserError';
+  /** The line is led by the command (`feedback update: invalid <id> …`), as commander's usage errors are. */
+  readonly scoped: boolean;
   constructor(
     message: string,
     readonly exitCode: number = EXIT.usage,
-    options?: ErrorOptions,
+    options?: UserErrorOptions,
   ) {
     super(message, options);
+    this.scoped = options?.scoped === true;
   }
+}
+
+export interface UserErrorOptions extends ErrorOptions {
+  scoped?: boolean;
 }
 
 /** Wrong invocation (bad flag value, missing argument): exit 2. */
 export class UsageError extends UserError {
   override name = 'UsageError';
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: UserErrorOptions) {
     super(message, EXIT.usage, options);
   }
 }
@@ -210,5 +217,5 @@ function describe(err: unknown, words: ErrorWords): { text: string; scoped: bool
   }
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof BugError) return { text: `${message} (a bug in chatflow; --debug shows where)`, scoped: false };
-  return { text: message, scoped: false };
+  return { text: message, scoped: err instanceof UserError && err.scoped };
 }

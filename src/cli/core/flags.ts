@@ -27,7 +27,7 @@ export const CONNECTION: FlagDef[] = [
 ];
 
 export const OUTPUT: FlagDef[] = [
-  { flags: '-o, --output <format>', help: 'output format (default: table on a terminal, else json; wide: a table with ids whole)', values: choices(FORMATS) },
+  { flags: '-o, --output <format>', help: 'output format (default: table on a terminal, else json; wide: a table with nothing cut or hidden)', values: choices(FORMATS) },
   { flags: '--json', help: 'same as -o json' },
   { flags: '--fields <list>', help: 'columns or keys to show, comma-separated (dots reach nested keys)' },
   { flags: '-q, --quiet', help: 'ids only, one a line' },
@@ -63,3 +63,11 @@ export const SCOPE: FlagDef[] = [
   { flags: '--chatflow <id|name>', help: 'a chatflow, by id or name (repeatable)', values: CHATFLOW, repeatable: true },
   { flags: '--all-chatflows', help: 'every chatflow the server lists' },
 ];
+
+/**
+ * The flags of `flags` that belong to a group every command shares (connection, output, general),
+ * when the command carries the whole group: help lists them after the command's own.
+ */
+export function sharedFlags(flags: readonly FlagDef[]): Set<FlagDef> {
+  return new Set([CONNECTION, OUTPUT, GENERAL].filter((group) => group.every((f) => flags.includes(f))).flat());
+}

@@ -141,10 +141,10 @@ export class Output {
    * A list: the records (through a pager when they are more than a screenful on a terminal), then
    * the table's note (the zone, what was shortened) or `No <things> found.` on stderr.
    */
-  async printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<void> {
+  async printList(records: ListSource, what: string, columns?: ListView | string[]): Promise<number> {
     let note = '';
     const onNote = (text: string) => (note = text);
-    const command = this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;
+    const command = this.pagerCommand();
     let n: number;
     if (!command) n = await this.print(records, { columns }, this.stdout, { onNote });
     else {
@@ -156,10 +156,11 @@ export class Output {
         await new Promise<void>((resolve) => pager.end(resolve));
       }
       // The reader quit (`q`, Ctrl-C): what they saw was the output; nothing more to say.
-      if (pager.signal.aborted) return;
+      if (pager.signal.aborted) return n;
     }
     if (n === 0) this.note(`No ${what} found.`);
     else if (note) this.note(note);
+    return n;
   }
 
   /**
@@ -172,13 +173,28 @@ export class Output {
   }
 
   /** A list given as its records' JSON lines, as bytes (see copiesJsonLines), then `No <things> found.` if empty. */
-  async printJsonLines(chunks: AsyncIterable<{ bytes: Uint8Array; count: number }>, what: string): Promise<void> {
+  async printJsonLines(chunks: AsyncIterable<{ bytes: Uint8Array; count: number }>, what: string): Promise<number> {
     let n = 0;
     for await (const { bytes, count } of chunks) {
       if (count > 0) await put(this.stdout, bytes);
       n += count;
     }
     if (n === 0) this.note(`No ${what} found.`);
+    return n;
+  }
+
+  /** The pager to run for this run's stdout: only on a real terminal, and not with --no-pager. */
+  private pagerCommand(): string | undefined {
+    return this.stdout === process.stdout && canPage(process.stdout) ? pagerCommand({ noPager: !this.pager }) : undefined;
+  }
+
+  /** A drawn view (stats' chart): through the pager when it is taller than the screen, as a list is. */
+  async writePaged(text: string): Promise<void> {
+    const command = this.pagerCommand();
+    if (!command) return void this.stdout.write(text);
+    const pager = await openPager({ command, onError: (m) => this.warn(m) });
+    pager.write(text);
+    await new Promise<void>((resolve) => pager.end(resolve));
   }
 
   /** Text as it is on stdout (a raw answer, a script, a drawn view). */

@@ -2,6 +2,8 @@
 // when one runs: --help and a usage error load nothing more than the definitions and commander.
 import { Argument, Command, Option } from 'commander';
 import type { ArgDef, CommandDef, FlagDef } from './command.js';
+import { sharedFlags } from './flags.js';
+import { addExamples, GLOBAL_HEADING, helpOption } from './help.js';
 import { choiceOf, type ValueSet } from './values.js';
 
 const valueSets = new WeakMap<Option | Argument, ValueSet>();
@@ -10,10 +12,6 @@ const valueSets = new WeakMap<Option | Argument, ValueSet>();
 export const valueSetOf = (o: Option | Argument): ValueSet | undefined => valueSets.get(o);
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-export function examples(lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
-}
 
 /** commander's choices check, given the canonical spelling of what was typed (`-o JSON` is json). */
 function anyCase(o: Option | Argument, set: ValueSet & { kind: 'list' }): void {
@@ -75,8 +73,14 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
   for (const a of def.args ?? []) cmd.addArgument(argument(a));
   const subs = def.commands ?? [];
   const flags = () => {
-    for (const f of def.flags ?? []) cmd.addOption(option(f));
-    if (def.examples || def.notes) cmd.addHelpText('after', (def.examples ? examples(def.examples) : '') + (def.notes ?? ''));
+    const all = def.flags ?? [];
+    const shared = sharedFlags(all);
+    // The command's own flags first; those every command shares after, under their own heading.
+    for (const f of all) if (!shared.has(f)) cmd.addOption(option(f));
+    for (const f of all) if (shared.has(f)) cmd.addOption(option(f).helpGroup(GLOBAL_HEADING));
+    // (A bare command has none: its words are all its own.)
+    if (!def.bare) cmd.addHelpOption(helpOption());
+    addExamples(cmd, def.examples, def.notes);
   };
   const commands = () => subs.forEach((sub) => add(cmd, sub, done, lazy));
   if (lazy) {
@@ -116,7 +120,8 @@ export function addCommands(program: Command, defs: CommandDef[], opts: { done?:
   for (const def of defs) add(program, def, done, opts.lazy === true);
   if (opts.lazy) {
     program.hook('preSubcommand', entering);
-    program.on('beforeHelp', helping(program));
+    // The top level's help names its commands without their flags (core/help.ts): none is built.
+    program.on('beforeHelp', () => expand(program));
   }
   return program;
 }

@@ -10,9 +10,11 @@ import type { PathUse } from './paths.js';
 export interface Candidate {
   value: string;
   description?: string;
+  /** Offered only when no other candidate matches what was typed: a record's name beside its id. */
+  fallback?: boolean;
 }
 
-export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history';
+export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history' | 'credentials';
 
 export type ValueSet =
   | {

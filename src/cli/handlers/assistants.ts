@@ -1,11 +1,12 @@
 // `chatflow assistants` handlers.
+import { ChatflowError } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError } from '../core/errors.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
-import { ASSISTANTS, find, idOf, isId, records } from '../names.js';
+import { ASSISTANTS, find, idOf, isId } from '../names.js';
 import { ASSISTANT_TABLE } from '../render/views.js';
-import { confirmOrRefuse, eachArgument, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
+import { deleteNamed, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
 
 
 interface BodyFlags {
@@ -68,7 +69,28 @@ export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
   details.name = await requireValue('name', details.name as string | undefined, { prompt: () => askText('Assistant name') });
   body.details = details;
   if (opts.dryRun) return printDryRun(ctx, 'POST', '/assistants', { body });
-  await ctx.print(await (await ctx.client()).assistants.create(body as never), { single: true });
+  const created = await (await ctx.client()).assistants.create(body as never).catch(inCredentialWords(body.credential));
+  await ctx.print(created, { single: true });
+}
+
+const FIND_ONE = "find one with 'chatflow credentials list'";
+
+/**
+ * Flowise's refusals of an assistant's credential (`Credential undefined not found`, a NOT NULL
+ * constraint of its database, a text that is no UUID on PostgreSQL) in the CLI's words: what to
+ * give (--credential) and where to find one. Any other failure goes on as it is.
+ */
+function inCredentialWords(given: unknown): (err: unknown) => never {
+  return (err) => {
+    const said = err instanceof ChatflowError ? (err.serverMessage ?? err.message) : '';
+    const credential = typeof given === 'string' ? given : undefined;
+    if (/\bCredential \S+ not found/.test(said)) {
+      throw new UsageError(credential ? `no credential ${credential} on this server (--credential): ${FIND_ONE}` : `this server needs --credential <id> for an assistant of this type: ${FIND_ONE}`, { cause: err });
+    }
+    if (/credential/i.test(said) && /NOT NULL|null value/i.test(said)) throw new UsageError(`this server needs --credential <id> for every assistant, --type custom too: ${FIND_ONE}`, { cause: err });
+    if (credential && /invalid input syntax for type uuid/.test(said)) throw new UsageError(`--credential ${credential} is not a credential id: ${FIND_ONE}`, { cause: err });
+    throw err;
+  };
 }
 
 export async function update(ctx: Context, idOrName: string, opts: BodyFlags): Promise<void> {
@@ -79,21 +101,13 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
   if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
   // Flowise replaces `details` whole (and refuses one without a name): send the merged object.
   if (body.details !== undefined) body.details = { ...(await client.assistants.get(id)).details, ...(body.details as object) };
-  await ctx.print(await client.assistants.update(id, body as never), { single: true });
+  await ctx.print(await client.assistants.update(id, body as never).catch(inCredentialWords(body.credential)), { single: true });
 }
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
   const client = await ctx.client();
-  // Names are looked up in one list, taken once.
-  const all = idsOrNames.every(isId) ? [] : await records(ASSISTANTS, client);
-  if (opts.dryRun) {
-    return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/assistants/${await idOf(ASSISTANTS, client, arg, all)}`));
-  }
-  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'assistant')} (${idsOrNames.join(', ')})?`, opts.yes);
-  return eachArgument(ctx, idsOrNames, async (arg) => {
-    const id = await idOf(ASSISTANTS, client, arg, all);
+  return deleteNamed(ctx, ASSISTANTS, idsOrNames, opts, '/assistants', async (id, arg) => {
     const { affected } = await client.assistants.delete(id);
     if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
-    ctx.out.note(`deleted assistant ${id === arg ? id : `${arg} (${id})`}`);
   });
 }

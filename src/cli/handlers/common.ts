@@ -4,19 +4,26 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
+import { idOf, records, unknownChatflow, type Named } from '../names.js';
 import { canPrompt, confirm } from '../prompts.js';
 import type { ListView } from '../render/list-table.js';
 import type { Batches } from '../render/records.js';
 import { plural } from '../render/text.js';
 
-/** Asks on a terminal; refuses (exit 2) without one unless --yes was given. */
-export async function confirmOrRefuse(question: string, yes: boolean | undefined): Promise<void> {
+/**
+ * Asks on a terminal; refuses (exit 2) without one unless --yes was given. `where` (a
+ * `Context.target()`) ends the question: the server or database the change would land on.
+ */
+export async function confirmOrRefuse(question: string, yes: boolean | undefined, where?: string): Promise<void> {
   if (yes) return;
+  if (where) question = `${question.replace(/\?$/, '')} ${where}?`;
   if (!canPrompt()) throw new UsageError(`${question.replace(/\?$/, '')}: refused without confirmation; pass --yes (-y) to go ahead`);
   if (!(await confirm(question))) throw new UsageError('cancelled; nothing was changed');
 }
 
-/** --dry-run: the request that would be sent, as data on stdout. */
+const namedDryRun = new WeakSet<Context>();
+
+/** --dry-run: the request that would be sent, as data on stdout; where it would go, once, on stderr. */
 export async function printDryRun(
   ctx: Context,
   method: string,
@@ -28,6 +35,9 @@ export async function printDryRun(
     { method, path: `/api/v1${path}`, ...(Object.keys(query).length ? { query } : {}), ...(extra.body !== undefined ? { body: extra.body } : {}) },
     { single: true, idField: 'path' },
   );
+  if (namedDryRun.has(ctx)) return;
+  namedDryRun.add(ctx);
+  ctx.out.note(`dry run ${await ctx.target()}: nothing was sent`);
 }
 
 /** `--file body.json` or `--file -` (stdin): a whole JSON body. */
@@ -93,12 +103,23 @@ export async function printPageOrStream<T extends object>(
   },
   what: { list: string; unit: string },
   columns: ListView,
-): Promise<void> {
+): Promise<number> {
   const page = pageFlags(flags);
   if (page.page === undefined && page.limit === undefined) return ctx.printList(source.stream(), what.list, columns);
   const { items, total, atLeast } = await source.page(page);
-  await ctx.printList(items, what.list, columns);
+  const n = await ctx.printList(items, what.list, columns);
   if (total !== undefined) ctx.out.note(atLeast ? `${plural(total, what.unit)} or more in all (the server answers a page without counting the rest)` : `${plural(total, what.unit)} in all`);
+  return n;
+}
+
+/**
+ * After an empty list of a chatflow's records: an empty list stays one (exit 0, on every server),
+ * but where the server lists its chatflows and `text` is none of them, a note says so, with the
+ * nearest name or id (`no chatflow demo-suport-bot on this server; did you mean demo-support-bot?`).
+ */
+export async function sayIfNoChatflow(ctx: Context, text: string): Promise<void> {
+  const said = await unknownChatflow(await ctx.client(), text);
+  if (said) ctx.out.note(said);
 }
 
 /**
@@ -123,4 +144,66 @@ export async function eachArgument(ctx: Context, args: readonly string[], fn: (a
     }
   }
   return failed ?? (notFound ? EXIT.notFound : EXIT.ok);
+}
+
+/** What a bulk delete does with its arguments, once each is looked up. */
+export interface BulkDelete {
+  /** `variable`: what the prompt counts. */
+  noun: string;
+  /** The id an argument means (not found: exit 3 for it; ambiguous: exit 2), looked up before anything is asked. */
+  lookup(arg: string): Promise<string>;
+  /** --dry-run: the requests the delete would send. */
+  dryRun(ids: string[]): Promise<void>;
+  /** Deletes one (`arg` as typed, for its line). */
+  remove(id: string, arg: string): Promise<void>;
+}
+
+/**
+ * A bulk delete: every argument looked up first, each one that is not there said on its own line,
+ * so that the prompt counts and names only what exists; then each deleted. The exit code is
+ * eachArgument's over both steps.
+ */
+export async function bulkDelete(ctx: Context, args: readonly string[], opts: { yes?: boolean; dryRun?: boolean }, how: BulkDelete): Promise<number> {
+  // Each record once, under the word first given for it (an id and its name are one record).
+  const found = new Map<string, string>();
+  const looked = await eachArgument(ctx, args, async (arg) => {
+    const id = await how.lookup(arg);
+    if (!found.has(id)) found.set(id, arg);
+  });
+  if (found.size === 0) return looked;
+  if (opts.dryRun) {
+    await how.dryRun([...found.keys()]);
+    return looked;
+  }
+  await confirmOrRefuse(`Delete ${plural(found.size, how.noun)} (${[...found.values()].join(', ')})?`, opts.yes, await ctx.target());
+  const deleted = await eachArgument(ctx, [...found.keys()], (id) => how.remove(id, found.get(id)!));
+  const codes = [looked, deleted];
+  return codes.find((c) => c !== EXIT.ok && c !== EXIT.notFound) ?? (codes.includes(EXIT.notFound) ? EXIT.notFound : EXIT.ok);
+}
+
+/**
+ * `delete <id|name>...` of a kind with names (variables, assistants): ids, names and starts of ids
+ * looked up in one list, taken once, so that the prompt counts what is there; one DELETE each.
+ */
+export async function deleteNamed<T>(
+  ctx: Context,
+  kind: Named<T>,
+  idsOrNames: readonly string[],
+  opts: { yes?: boolean; dryRun?: boolean },
+  route: string,
+  del: (id: string, arg: string) => Promise<void>,
+): Promise<number> {
+  const client = await ctx.client();
+  const all = await records(kind, client);
+  return bulkDelete(ctx, idsOrNames, opts, {
+    noun: kind.noun,
+    lookup: async (arg) => idOf(kind, client, arg, all),
+    dryRun: async (ids) => {
+      for (const id of ids) await printDryRun(ctx, 'DELETE', `${route}/${id}`);
+    },
+    remove: async (id, arg) => {
+      await del(id, arg);
+      ctx.out.note(`deleted ${kind.noun} ${id === arg ? id : `${arg} (${id})`}`);
+    },
+  });
 }

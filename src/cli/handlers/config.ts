@@ -95,5 +95,9 @@ export async function login(ctx: Context, opts: { url?: string; apiKey?: string;
   await warnIfReadable(ctx);
   await setValue(profile, 'url', url);
   await setValue(profile, 'api-key', apiKey);
-  ctx.out.note(`logged in to ${url} as profile ${profile} (key ${maskKey(apiKey)})`);
+  // As `gh auth login` does: the next command goes where this one logged in.
+  await useProfile(profile);
+  const env = process.env.CHATFLOW_PROFILE;
+  const overridden = env && env !== profile ? `; CHATFLOW_PROFILE=${env} still chooses profile ${env} in this shell (unset it)` : '';
+  ctx.out.note(`logged in to ${url} as profile ${profile} (key ${maskKey(apiKey)}); now using profile ${profile}${overridden}`);
 }

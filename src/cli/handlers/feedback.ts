@@ -3,9 +3,10 @@ import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseValue, RATING } from '../core/values.js';
 import { dateRange, type DateFlags } from '../dates.js';
+import { FEEDBACK, idFrom, isId, messagesOf, pick, records } from '../names.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
-import { bodyFrom, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bodyFrom, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
 
 
 interface ListFlags extends DateFlags, PageFlags {
@@ -27,13 +28,14 @@ interface BodyFlags {
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
   const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, ...dateRange(opts, ctx.out.zone) };
-  await printPageOrStream(
+  const n = await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.feedback.list(chatflowId, { ...query, ...page }), stream: () => client.feedback.stream(chatflowId, query) },
     { list: 'feedback', unit: 'rating' },
     FEEDBACK_TABLE,
   );
+  if (n === 0) await sayIfNoChatflow(ctx, chatflowId);
 }
 
 export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
@@ -46,6 +48,7 @@ export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
     }),
     '--rating',
   );
+  body.messageId = await messageId(ctx, String(body.messageId), body.chatflowid as string | undefined);
   if (opts.dryRun) return printDryRun(ctx, 'POST', '/feedback', { body });
   await ctx.print(await (await ctx.client()).feedback.create(body as never), { single: true });
 }
@@ -53,6 +56,17 @@ export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
 export async function update(ctx: Context, id: string, opts: BodyFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { rating: opts.rating, content: opts.content });
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --rating, --content or --file');
+  const client = await ctx.client();
+  id = await idFrom(FEEDBACK, client, id, '<id>');
   if (opts.dryRun) return printDryRun(ctx, 'PUT', `/feedback/${id}`, { body });
-  await ctx.print(await (await ctx.client()).feedback.update(id, body), { single: true });
+  await ctx.print(await client.feedback.update(id, body), { single: true });
+}
+
+/**
+ * A message id (free text on our service), or the start of one among --chatflowid's messages: the
+ * only place one can be looked up. Without --chatflowid it goes as typed.
+ */
+async function messageId(ctx: Context, text: string, chatflowId: string | undefined): Promise<string> {
+  if (isId(text) || !chatflowId) return text;
+  return pick(messagesOf(chatflowId), await records(messagesOf(chatflowId), await ctx.client()), text).id;
 }

@@ -470,9 +470,13 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
   await ctx.print(rows, { idField: 'resource' });
   const secs = ((performance.now() - started) / 1000).toFixed(1);
   const records = rows.reduce((n, r) => n + r.records, 0);
+  const imported = rows.reduce((n, r) => n + (r.imported ?? 0), 0);
+  // What got in and what was there already: a second import of a file imports nothing.
+  const outcome = opts.dryRun
+    ? `${plural(records, 'record')} would be sent ${await ctx.target()} (records already there are skipped)`
+    : `${groupDigits(imported)} imported ${await ctx.target()}, ${groupDigits(records - imported)} skipped (already there)`;
   ctx.out.note(
-    `${opts.dryRun ? 'checked' : 'imported'} ${plural(lineNo, 'line')} in ${secs}s: ${plural(records, 'record')}` +
-      (opts.dryRun ? ' would be sent (records already there are skipped)' : '') +
+    `${opts.dryRun ? 'checked' : 'read'} ${plural(lineNo, 'line')} in ${secs}s: ${outcome}` +
       (importer.bad ? `, ${plural(importer.bad, 'bad line')} skipped` : '') +
       (importer.clashes ? `, ${plural(importer.clashes, 'record')} skipped whose name the target has under another id` : '') +
       (importer.unselected ? `, ${plural(importer.unselected, 'line')} of other resources left out` : ''),

@@ -6,7 +6,7 @@ import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { Batches } from '../render/records.js';
 import { plural } from '../render/text.js';
 import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
-import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
 
 
 const NOTHING = Buffer.alloc(0);
@@ -66,16 +66,17 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
   const query: MessageListQuery = { ...filters, order: opts.order, feedback: rated ? true : undefined };
   // A whole list as ndjson is the server's texts copied, not parsed and serialised again.
   const whole = pageFlags(opts);
-  if (whole.page === undefined && whole.limit === undefined && ctx.out.copiesJsonLines) {
-    return ctx.out.printJsonLines(client.messages.streamFramed(chatflowId, query, NOTHING, NEWLINE), 'messages');
-  }
-  await printPageOrStream(
-    ctx,
-    opts,
-    { page: (page) => client.messages.list(chatflowId, { ...query, ...page }), stream: () => new Batches(client.messages.streamBatches(chatflowId, query)) },
-    { list: 'messages', unit: 'message' },
-    rated ? RATED_MESSAGE_TABLE : MESSAGE_TABLE,
-  );
+  const n =
+    whole.page === undefined && whole.limit === undefined && ctx.out.copiesJsonLines
+      ? await ctx.out.printJsonLines(client.messages.streamFramed(chatflowId, query, NOTHING, NEWLINE), 'messages')
+      : await printPageOrStream(
+          ctx,
+          opts,
+          { page: (page) => client.messages.list(chatflowId, { ...query, ...page }), stream: () => new Batches(client.messages.streamBatches(chatflowId, query)) },
+          { list: 'messages', unit: 'message' },
+          rated ? RATED_MESSAGE_TABLE : MESSAGE_TABLE,
+        );
+  if (n === 0) await sayIfNoChatflow(ctx, chatflowId);
 }
 
 export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags): Promise<void> {
@@ -92,6 +93,7 @@ export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags
   await confirmOrRefuse(
     `Delete ${plural(plan.matched, 'message')} of chatflow ${chatflowId}${filtered ? ' matching the filters' : ' (ALL of its messages)'}${andRatings(plan.ratings)}?`,
     opts.yes,
+    await ctx.target(),
   );
   try {
     const { affected } = await client.messages.delete(chatflowId, plan);

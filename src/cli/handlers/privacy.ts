@@ -106,12 +106,12 @@ export async function erase(ctx: Context, opts: EraseFlags): Promise<void> {
       .filter((r) => r.chats > 0);
   if (opts.dryRun) {
     await ctx.print(found, { columns: CHAT_COLUMNS });
-    return ctx.out.note(`${plural(found.length, 'chat')}, ${plural(total, 'message')} would be erased (dry run: nothing deleted)`);
+    return ctx.out.note(`${plural(found.length, 'chat')}, ${plural(total, 'message')} would be erased (dry run ${await ctx.target()}: nothing deleted)`);
   }
   if (found.length === 0) ctx.out.note(`No chats hold that data in ${plural(flows.length, 'chatflow')}; nothing was erased.`);
   else {
     if (!opts.yes) for (const c of byFlow(found, (c) => c.messages)) ctx.out.note(`  ${c.name === c.chatflowId ? c.chatflowId : `${c.name} (${c.chatflowId})`}: ${plural(c.chats, 'chat')}, ${plural(c.messages, 'message')}, ${c.feedback} feedback`);
-    await confirmOrRefuse(`Erase ${plural(found.length, 'chat')} (${plural(total, 'message')} and their feedback)?`, opts.yes);
+    await confirmOrRefuse(`Erase ${plural(found.length, 'chat')} (${plural(total, 'message')} and their feedback)?`, opts.yes, await ctx.target());
   }
   const deleted = new Map<Chat, number>();
   for (const chat of found) {

@@ -48,7 +48,7 @@ async function promote<T>(ctx: Context, kind: Kind<T>, opts: PromoteFlags, mode:
       else await ctx.print(entries, { columns: ['action', 'name', 'changes'], idField: 'name' });
       for (const c of conflicts) ctx.out.warn(`${kind.noun} ${c.name}: ${c.note}`);
       if (mode === 'sync' && pending.length === 0) ctx.out.note(`Nothing to change: the target's ${kind.nouns} match the source.`);
-      else if (mode === 'sync') ctx.out.note(`dry run: nothing was changed (${plural(pending.length, 'change')} planned)`);
+      else if (mode === 'sync') ctx.out.note(`dry run: nothing was changed on ${to.label} (${plural(pending.length, 'change')} planned)`);
       // --exit-code: 1 when the two sides differ in anything the plan shows.
       return opts.exitCode && entries.some((e) => e.action !== 'unchanged') ? EXIT.error : undefined;
     }

@@ -46,14 +46,14 @@ export async function prune(ctx: Context, opts: PruneFlags): Promise<void> {
 
   if (opts.dryRun) {
     await ctx.print(counts((p) => p.plan.matched), { columns: COLUMNS });
-    return ctx.out.note(`${plural(total, 'message')}${andRatings(ratings)} created before ${before} would be deleted from ${plural(flows.length, 'chatflow')} (dry run: nothing deleted)`);
+    return ctx.out.note(`${plural(total, 'message')}${andRatings(ratings)} created before ${before} would be deleted from ${plural(flows.length, 'chatflow')} (dry run ${await ctx.target()}: nothing deleted)`);
   }
   if (total === 0) return ctx.out.note(`No messages created before ${before} in ${plural(flows.length, 'chatflow')}; nothing was deleted.`);
   if (!opts.yes) {
     for (const { flow, plan } of plans) if (plan.matched) ctx.out.note(`  ${flow.name === flow.id ? flow.id : `${flow.name} (${flow.id})`}: ${plural(plan.matched, 'message')}`);
   }
   const nonEmpty = plans.filter((p) => p.plan.matched > 0).length;
-  await confirmOrRefuse(`Delete ${plural(total, 'message')}${andRatings(ratings)} created before ${before} from ${plural(nonEmpty, 'chatflow')}?`, opts.yes);
+  await confirmOrRefuse(`Delete ${plural(total, 'message')}${andRatings(ratings)} created before ${before} from ${plural(nonEmpty, 'chatflow')}?`, opts.yes, await ctx.target());
 
   const progress = createProgress({ label: 'prune', unit: 'messages', flag: opts.progress });
   progress.setTotal(total);

@@ -3,7 +3,7 @@ import type { Context } from '../core/context.js';
 import { dateRange, timeZone, type DateFlags } from '../dates.js';
 import { renderStats } from '../render/stats.js';
 import { computeStats, type Granularity } from '../stats.js';
-import { parseNumber } from './common.js';
+import { parseNumber, sayIfNoChatflow } from './common.js';
 
 interface StatsFlags extends DateFlags {
   by: Granularity;
@@ -19,10 +19,11 @@ export async function stats(ctx: Context, chatflowId: string, opts: StatsFlags):
   const top = parseNumber('--top', opts.top, { integer: true, min: 1, max: 100 }) ?? 5;
   const s = await computeStats(await ctx.client(), chatflowId, { by: opts.by, start, end, chatType: opts.chatType });
   if (ctx.out.format === 'table' && !ctx.flags.quiet && !ctx.flags.fields) {
-    ctx.out.write(renderStats(s, { width: ctx.out.columns, color: ctx.out.color, top }));
+    await ctx.out.writePaged(renderStats(s, { width: ctx.out.columns, color: ctx.out.color, top }));
   } else if (ctx.out.format === 'csv' || ctx.out.format === 'ndjson' || ctx.flags.quiet) {
     await ctx.print(s.periods, { idField: 'period' });
   } else {
     await ctx.print(s, { single: true, idField: 'chatflowId' });
   }
+  if (s.messages === 0 && start === undefined && end === undefined) await sayIfNoChatflow(ctx, chatflowId);
 }

@@ -6,7 +6,7 @@ import { messageQuery, type MessageFilterFlags } from '../filters.js';
 import { ChatView, fieldLine } from '../render/chat-view.js';
 import { put } from '../render/records.js';
 import { parseInterval, tailMessages } from '../tail.js';
-import { parseNumber } from './common.js';
+import { parseNumber, sayIfNoChatflow } from './common.js';
 
 interface TailFlags extends MessageFilterFlags {
   follow?: boolean;
@@ -20,8 +20,9 @@ export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): P
   const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
   const query: MessageListQuery = { ...filters, feedback: filters.feedbackType !== undefined ? true : undefined };
   let format = ctx.out.format;
-  // Piped, a never-ending list is one JSON object a line; -o json without --follow is an array.
-  if (format === 'json' && (opts.follow || (!ctx.flags.output && !ctx.flags.json))) format = 'ndjson';
+  // Piped, a never-ending list is one JSON object a line; json asked for (-o json, --json or the
+  // profile's format) without --follow is an array, as every other list prints it.
+  if (format === 'json' && (opts.follow || !ctx.out.chosen)) format = 'ndjson';
   const client = await ctx.client();
 
   const stop = new AbortController();
@@ -38,29 +39,38 @@ export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): P
   };
   process.stdout.on('error', onStdoutError);
   const every = opts.interval ?? '2s';
-  const messages = tailMessages(client, chatflowId, query, {
+  // The latest messages, counted: none at all may mean a chatflow the server does not know.
+  let seen = 0;
+  const noneSeen = () => (seen === 0 ? sayIfNoChatflow(ctx, chatflowId) : Promise.resolve());
+  const latest = tailMessages(client, chatflowId, query, {
     lines,
     follow: opts.follow === true,
     intervalMs,
     signal: stop.signal,
     onCaughtUp: () => {
       if (process.stderr.isTTY) ctx.out.note(`following ${chatflowId} every ${every}; Ctrl-C to stop`);
+      // Following a typo would wait for ever, silently.
+      noneSeen().catch(() => undefined);
     },
     onTransient: (err) => (err ? ctx.out.warn(`${messageOf(err, ctx.out.words)}; trying again every ${every}`) : ctx.out.note('reconnected')),
   });
+  const messages = (async function* () {
+    for await (const m of latest) {
+      seen++;
+      yield m;
+    }
+  })();
   try {
     if (format === 'table' && !ctx.flags.quiet) {
       const fields = ctx.flags.fields?.split(',').map((f) => f.trim()).filter(Boolean);
       const view = new ChatView({ width: ctx.out.columns, color: ctx.out.color });
-      let n = 0;
-      for await (const m of messages) {
-        await put(ctx.out.stdout, fields?.length ? `${fieldLine(m, fields)}\n` : view.render(m));
-        n++;
-      }
-      if (n === 0 && !opts.follow) ctx.out.note('No messages found.');
+      for await (const m of messages) await put(ctx.out.stdout, fields?.length ? `${fieldLine(m, fields)}\n` : view.render(m));
     } else {
-      const n = await ctx.print(messages, { format, columns: ['createdDate', 'role', 'sessionId', 'content', 'id'] });
-      if (n === 0 && !opts.follow && format !== 'json') ctx.out.note('No messages found.');
+      await ctx.print(messages, { format, columns: ['createdDate', 'role', 'sessionId', 'content', 'id'] });
+    }
+    if (!opts.follow && seen === 0) {
+      if (format !== 'json') ctx.out.note('No messages found.');
+      await noneSeen();
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EPIPE' || stop.signal.aborted) return;

@@ -2,9 +2,10 @@
 import type { Context } from '../core/context.js';
 import { dateRange, type DateFlags } from '../dates.js';
 import { plural } from '../render/text.js';
-import { EXIT, UserError } from '../core/errors.js';
+import { EXIT, UserError, exitCodeOf } from '../core/errors.js';
+import { pick, records, upsertHistoryOf } from '../names.js';
 import { UPSERT_HISTORY_TABLE } from '../render/views.js';
-import { confirmOrRefuse, eachArgument, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bulkDelete, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
 
 
 interface ListFlags extends DateFlags, PageFlags {
@@ -14,25 +15,37 @@ interface ListFlags extends DateFlags, PageFlags {
 export async function list(ctx: Context, chatflowId: string | undefined, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
   const query = { order: opts.order, ...dateRange(opts, ctx.out.zone) };
-  await printPageOrStream(
+  const n = await printPageOrStream(
     ctx,
     opts,
     { page: (page) => client.upsertHistory.list(chatflowId, { ...query, ...page }), stream: () => client.upsertHistory.stream(chatflowId, query) },
     { list: 'upsert history records', unit: 'record' },
     UPSERT_HISTORY_TABLE,
   );
+  if (n === 0 && chatflowId !== undefined) await sayIfNoChatflow(ctx, chatflowId);
 }
 
-/** One request an id: the answer's count says exactly which ids matched no record. */
+/** Ids (or their starts) looked up in one list first; then one request an id: its count says whether it matched. */
 export async function remove(ctx: Context, ids: string[], opts: { chatflow?: string; yes?: boolean; dryRun?: boolean }): Promise<number | void> {
-  const path = opts.chatflow ? `/upsert-history/${opts.chatflow}` : '/upsert-history';
-  if (opts.dryRun) return printDryRun(ctx, 'PATCH', path, { body: { ids } });
-  await confirmOrRefuse(`Delete ${plural(ids.length, 'upsert history record')}?`, opts.yes);
   const client = await ctx.client();
+  const kind = upsertHistoryOf(opts.chatflow);
+  const all = await records(kind, client);
   const of = opts.chatflow ? ` of chatflow ${opts.chatflow}` : '';
-  return eachArgument(ctx, ids, async (id) => {
-    const { affected } = await client.upsertHistory.delete([id], opts.chatflow);
-    if (affected === 0) throw new UserError(`upsert history record ${id}${of} not found`, EXIT.notFound);
-    ctx.out.note(`deleted upsert history record ${id}`);
+  return bulkDelete(ctx, ids, opts, {
+    noun: 'upsert history record',
+    // Ids are free text on our service: an id, else the start of one (a UUID's, as tables show it).
+    lookup: async (arg) => {
+      try {
+        return pick(kind, all, arg).id;
+      } catch (err) {
+        throw exitCodeOf(err) === EXIT.notFound ? new UserError(`upsert history record ${arg}${of} not found`, EXIT.notFound) : err;
+      }
+    },
+    dryRun: (found) => printDryRun(ctx, 'PATCH', opts.chatflow ? `/upsert-history/${opts.chatflow}` : '/upsert-history', { body: { ids: found } }),
+    remove: async (id) => {
+      const { affected } = await client.upsertHistory.delete([id], opts.chatflow);
+      if (affected === 0) throw new UserError(`upsert history record ${id}${of} not found`, EXIT.notFound);
+      ctx.out.note(`deleted upsert history record ${id}`);
+    },
   });
 }

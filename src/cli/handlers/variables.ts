@@ -2,12 +2,18 @@
 import type { Variable } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { find, idOf, isId, records, VARIABLES } from '../names.js';
+import { find, idOf, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { VARIABLE_TABLE } from '../render/views.js';
-import { bodyFrom, confirmOrRefuse, eachArgument, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bodyFrom, deleteNamed, printDryRun, printPageOrStream, type PageFlags } from './common.js';
 
+
+/**
+ * A new variable's type when --type is not given: our service's default, sent explicitly, as
+ * Flowise stores `string` (a type its UI does not offer) when none is sent.
+ */
+const NEW_TYPE = 'static';
 
 interface VariableFlags {
   name?: string;
@@ -36,6 +42,7 @@ export async function get(ctx: Context, idOrName: string): Promise<void> {
 export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   body.name = await requireValue('name', body.name as string | undefined, { prompt: () => askText('Variable name') });
+  body.type ??= NEW_TYPE;
   if (opts.dryRun) return printDryRun(ctx, 'POST', '/variables', { body });
   const created = await (await ctx.client()).variables.create(body as { name: string });
   await ctx.print(created, { single: true });
@@ -52,25 +59,15 @@ export async function update(ctx: Context, idOrName: string, opts: VariableFlags
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
   const client = await ctx.client();
-  // Names are looked up in one list, taken once.
-  const all = idsOrNames.every(isId) ? [] : await records(VARIABLES, client);
-  if (opts.dryRun) {
-    return eachArgument(ctx, idsOrNames, async (arg) => printDryRun(ctx, 'DELETE', `/variables/${await idOf(VARIABLES, client, arg, all)}`));
-  }
-  await confirmOrRefuse(`Delete ${plural(idsOrNames.length, 'variable')} (${idsOrNames.join(', ')})?`, opts.yes);
-  return eachArgument(ctx, idsOrNames, async (arg) => {
-    const id = await idOf(VARIABLES, client, arg, all);
-    await client.variables.delete(id);
-    ctx.out.note(`deleted variable ${id === arg ? id : `${arg} (${id})`}`);
-  });
+  return deleteNamed(ctx, VARIABLES, idsOrNames, opts, '/variables', (id) => client.variables.delete(id).then(() => undefined));
 }
 
 export async function set(ctx: Context, name: string, value: string, opts: VariableFlags): Promise<void> {
   const client = await ctx.client();
-  const body = { name, value, ...(opts.type ? { type: opts.type } : {}) };
   if ((await client.server()) === 'chatflow') {
     // Our service updates or creates in one transaction: commands setting one name at once end
-    // with one variable, holding one of their values.
+    // with one variable, holding one of their values (a new one `static` unless --type says).
+    const body = { name, value, ...(opts.type ? { type: opts.type } : {}) };
     if (opts.dryRun) return printDryRun(ctx, 'POST', '/variables/set', { body });
     const { variable, created } = await client.variables.set(body).catch((err: unknown) => {
       if ((err as { status?: number }).status === 409) throw new UsageError(`several variables are named ${name}: update one by id with 'chatflow variables update'`);
@@ -86,6 +83,9 @@ export async function set(ctx: Context, name: string, value: string, opts: Varia
   for await (const v of client.variables.stream()) if (v.name === name) existing.push(v);
   if (existing.length > 1) throw new UsageError(`${existing.length} variables are named ${name}: update one by id with 'chatflow variables update'`);
   const target = existing[0];
+  // An existing variable keeps its type unless --type changes it.
+  const type = opts.type ?? (target ? undefined : NEW_TYPE);
+  const body = { name, value, ...(type ? { type } : {}) };
   if (opts.dryRun) return printDryRun(ctx, target ? 'PUT' : 'POST', target ? `/variables/${target.id}` : '/variables', { body });
   const saved = target ? await client.variables.update(target.id, body) : await client.variables.create(body);
   ctx.out.note(`${target ? 'updated' : 'created'} variable ${name}`);

@@ -7,12 +7,13 @@
 // when they do not fit, in this order:
 //   1. random ids (UUIDv4) show a prefix (ID_PREFIX characters, as git and docker shorten ids;
 //      longer when two ids of the sample share one),
-//   2. free text (content, value) is cut with `…`, before names, roles, types, which are cut
-//      only to their minimum,
+//   2. free text (content, value) is cut with `…`, before roles and types, which are cut only
+//      to their minimum; a record's name (what identifies it, as its id does) is never cut,
 //   3. the least important columns are hidden until the minimums fit.
-// `wide` (-o wide, or columns named by --fields) keeps ids whole and hides nothing. Off a
-// terminal (`-o table` into a pipe) nothing is cut: a later cell longer than its column pushes
-// the rest of its line along. A note for under the table says what was done (and the zone).
+// `wide` (-o wide, or columns named by --fields) cuts and hides nothing: its lines may be wider
+// than the terminal (as kubectl's -o wide). Off a terminal (`-o table` into a pipe) nothing is
+// cut: a later cell longer than its column pushes the rest of its line along. A note for under
+// the table says what was done: the zone, and every column shortened, cut or hidden.
 //
 // An id cell always identifies its record: it is never cut with `…`. Only a random UUID is
 // shortened, to a prefix: its first characters are random, so a prefix tells ids apart as the
@@ -29,14 +30,14 @@ import { stdoutPaint } from '../color.js';
 import { formatInstant, zoneNote, type Zone } from '../dates.js';
 import { displayWidth, sanitize, truncate, wrap } from './text.js';
 
-export type ColumnKind = 'id' | 'date' | 'label' | 'text';
+export type ColumnKind = 'id' | 'name' | 'date' | 'label' | 'text';
 
 export interface Column {
   /** Key of the record; dots reach into nested objects (`details.name`): the caller reads it. */
   key: string;
   /** Heading; default the key. */
   header?: string;
-  /** How the column gives way: `id` to a prefix, `text` first, `label` last, `date` never. */
+  /** How the column gives way: `id` to a prefix, `text` first, `label` last, `name` and `date` never. */
   kind: ColumnKind;
   /** The cell's text for a value, when the default (one line of text, dates in the zone) is not it. */
   cell?: (value: unknown) => string;
@@ -58,7 +59,7 @@ const GAP = 2;
 const ID_HEADROOM = 4;
 // Below these a cell says too little (a role cut to `userMe…`): a less important column is
 // hidden instead. A label no longer than its minimum is never cut.
-const MIN_WIDTH: Record<ColumnKind, number> = { id: ID_PREFIX, date: 0, label: 20, text: 20 };
+const MIN_WIDTH: Record<ColumnKind, number> = { id: ID_PREFIX, name: 0, date: 0, label: 20, text: 20 };
 
 /** A column for a key named by `--fields`, its kind guessed from the name. */
 export function columnFor(key: string): Column {
@@ -117,6 +118,8 @@ export interface Layout {
   hidden: string[];
   /** Whether cells are cut to their width (on a terminal); off it, longer cells overflow. */
   cut: boolean;
+  /** Columns (by index) of which a cell was cut, so far: the note names them. */
+  cutColumns: Set<number>;
 }
 
 const heading = (c: Column) => c.header ?? c.key;
@@ -133,31 +136,30 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
   const prefix: (number | undefined)[] = cols.map(() => undefined);
   const kinds = cols.map((c) => c.kind);
   const lineWidth = (ws: number[], shown: number[]) => shown.reduce((sum, i) => sum + ws[i]!, 0) + GAP * (shown.length - 1);
-  if (total === undefined) return { shown: all, widths: natural, prefix, kinds, hidden: [], cut: false };
+  // -o wide: every cell whole, the line as wide as it takes.
+  if (total === undefined || wide) return { shown: all, widths: natural, prefix, kinds, hidden: [], cut: false, cutColumns: new Set() };
   const avail = total - 1;
-  if (lineWidth(natural, all) <= avail) return { shown: all, widths: withHeadroom(cols, natural, all, prefix, avail), prefix, kinds, hidden: [], cut: true };
+  if (lineWidth(natural, all) <= avail) return { shown: all, widths: withHeadroom(cols, natural, all, prefix, avail), prefix, kinds, hidden: [], cut: true, cutColumns: new Set() };
 
   const full = natural.slice();
-  if (!wide) {
-    cols.forEach((c, i) => {
-      if (c.kind !== 'id') return;
-      const ids = sample.map((row) => row[i] ?? '').filter((v) => v !== '');
-      // A column of other ids keeps them whole (and its width: the longest sampled).
-      if (!ids.every(isRandomUuid)) return;
-      const n = uniquePrefixLength(ids);
-      if (n >= natural[i]!) return;
-      prefix[i] = n;
-      full[i] = Math.max(n, width(heading(c)));
-    });
-  }
-  const min = cols.map((c, i) => (c.kind === 'id' || c.kind === 'date' ? full[i]! : Math.min(full[i]!, Math.max(MIN_WIDTH[c.kind], width(heading(c))))));
+  cols.forEach((c, i) => {
+    if (c.kind !== 'id') return;
+    const ids = sample.map((row) => row[i] ?? '').filter((v) => v !== '');
+    // A column of other ids keeps them whole (and its width: the longest sampled).
+    if (!ids.every(isRandomUuid)) return;
+    const n = uniquePrefixLength(ids);
+    if (n >= natural[i]!) return;
+    prefix[i] = n;
+    full[i] = Math.max(n, width(heading(c)));
+  });
+  const min = cols.map((c, i) => (isWhole(c.kind) ? full[i]! : Math.min(full[i]!, Math.max(MIN_WIDTH[c.kind], width(heading(c))))));
   // Most important first: the priority list, then any column it leaves out, in display order.
   const byKey = new Map(cols.map((c, i) => [c.key, i]));
   const ranked = [...new Set([...(view.priority ?? []).map((k) => byKey.get(k)).filter((i): i is number => i !== undefined), ...all])];
   // The most important columns that fit, in order of importance: a narrow column (an id prefix)
   // still shows when a wider one ranked above it (a whole id, a comment) does not fit.
-  const shown = new Set(wide ? all : []);
-  if (!wide) for (const i of ranked) if (shown.size === 0 || lineWidth(min, [...shown, i]) <= avail) shown.add(i);
+  const shown = new Set<number>();
+  for (const i of ranked) if (shown.size === 0 || lineWidth(min, [...shown, i]) <= avail) shown.add(i);
   const order = all.filter((i) => shown.has(i));
   const widths = min.slice();
   let extra = avail - lineWidth(min, order);
@@ -178,7 +180,7 @@ export function planLayout(view: ListView, sample: string[][], total: number | u
     extra -= add;
   });
   const hidden = all.filter((i) => !shown.has(i)).map((i) => heading(cols[i]!));
-  return { shown: order, widths: withHeadroom(cols, widths, order, prefix, avail), prefix, kinds, hidden, cut: true };
+  return { shown: order, widths: withHeadroom(cols, widths, order, prefix, avail), prefix, kinds, hidden, cut: true, cutColumns: new Set() };
 }
 
 /**
@@ -191,7 +193,7 @@ function withHeadroom(cols: Column[], widths: number[], shown: number[], prefix:
   const out = widths.slice();
   let slack = avail - (shown.reduce((sum, i) => sum + out[i]!, 0) + GAP * (shown.length - 1));
   const last = shown[shown.length - 1]!;
-  const order: ColumnKind[] = ['text', 'id', 'label'];
+  const order: ColumnKind[] = ['text', 'id', 'name', 'label'];
   for (const i of [...shown].sort((a, b) => order.indexOf(cols[a]!.kind) - order.indexOf(cols[b]!.kind))) {
     if (i === last || cols[i]!.kind === 'date' || prefix[i] !== undefined || slack <= 0) continue;
     const add = Math.min(slack, Math.max(4, Math.ceil(out[i]! / 2)));
@@ -238,6 +240,7 @@ function renderLine(layout: Layout, texts: string[], style?: (s: string) => stri
     if (cut && sw > w && !style && !isWhole(kinds[i]!)) {
       s = lineAscii[k] ? `${s.slice(0, w - 1)}…` : truncate(s, w);
       sw = lineAscii[k] ? w : displayWidth(s);
+      layout.cutColumns.add(i);
     }
     line += style ? style(s) : s;
     if (k !== n - 1) line += spaces(Math.max(0, w - sw) + GAP);
@@ -245,8 +248,8 @@ function renderLine(layout: Layout, texts: string[], style?: (s: string) => stri
   return line.trimEnd();
 }
 
-/** Ids and dates are never cut. */
-const isWhole = (kind: ColumnKind) => kind === 'id' || kind === 'date';
+/** Ids, names and dates are never cut. */
+const isWhole = (kind: ColumnKind) => kind === 'id' || kind === 'name' || kind === 'date';
 // Cut cells keep one character and `…`.
 const CUT_MIN = 2;
 
@@ -352,17 +355,19 @@ export function tableWriter(view: ListView, opts: TableWriterOptions): TableWrit
       if (!layout) return '';
       const parts: string[] = [];
       if (layout.shown.some((i) => cols[i]!.kind === 'date')) parts.push(zoneNote(opts.zone));
+      // What was done to fit: ids shortened, then each column cut or hidden, named.
+      const done: string[] = [];
       if (layout.prefix.some((p, i) => p !== undefined && layout!.shown.includes(i))) {
         // Unique as far as they were checked: the whole list, or only its first rows.
-        const unique = later === 0 ? 'unique prefixes' : `prefixes unique among the first ${sampled} rows`;
-        parts.push(`Ids shortened to ${unique}: -o wide shows them whole.`);
+        done.push(`Ids shortened to ${later === 0 ? 'unique prefixes' : `prefixes unique among the first ${sampled} rows`}`);
       }
-      if (layout.hidden.length > 0) {
-        parts.push(`Hidden to fit ${opts.width} columns: ${layout.hidden.join(', ')} (-o wide or --fields shows them).`);
-      }
-      // Wrapped to the terminal, as the table is.
+      const cut = layout.shown.filter((i) => layout!.cutColumns.has(i)).map((i) => heading(cols[i]!));
+      const fitted = [...(cut.length ? [`${cut.join(', ')} cut`] : []), ...(layout.hidden.length ? [`${layout.hidden.join(', ')} hidden`] : [])];
+      if (fitted.length > 0) done.push(`To fit ${opts.width} columns, ${fitted.join(' and ')}`);
+      if (done.length > 0) parts.push(`${done.join('. ')}. -o wide shows them whole.`);
+      // Wrapped to the terminal, as the table is; `-o wide` kept on one line (a no-break space while wrapping).
       const text = parts.join(' ');
-      return opts.width === undefined ? text : wrap(text, opts.width - 1).join('\n');
+      return opts.width === undefined ? text : wrap(text.replaceAll('-o wide', '-o\u00a0wide'), opts.width - 1).join('\n').replaceAll('\u00a0', ' ');
     },
   };
 }

@@ -265,12 +265,12 @@ async function renderRecord(rows: string[][], out: Out, opts: WriteOptions): Pro
     chars: Object.fromEntries(TABLE_CHARS.map((c) => [c, ''])),
   };
   if (isTty(out)) {
-    // The keys whole, the values cut to the rest of the line.
+    // The keys whole, the values wrapped in the rest of the line: a detail view never cuts (an
+    // assistant's instructions are read back whole).
     const keyWidth = rows.reduce((w, [k]) => Math.max(w, displayWidth(k!)), 0) + 2;
     const valueWidth = rows.reduce((w, [, v]) => Math.max(w, displayWidth(v!)), 0) + 2;
     tableOpts.colWidths = [keyWidth, Math.max(5, Math.min(valueWidth, terminalWidth(out, opts) - 1 - keyWidth))];
-    tableOpts.wordWrap = false;
-    tableOpts.truncate = '…';
+    tableOpts.wordWrap = true;
   }
   const table = new Table(tableOpts);
   for (const row of rows) table.push(paint ? [paint.bold(row[0] ?? ''), ...row.slice(1)] : row);

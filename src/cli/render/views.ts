@@ -1,8 +1,9 @@
 // The tables of the lists: each list's columns (in the order shown) and which matter most to a
 // person (`priority`, most important first). On a narrow terminal random ids (UUIDv4) shorten to
-// prefixes while other ids stay whole (an id cell always identifies its record), free text
-// (`text`) is cut before names, roles and types (`label`), and the columns last in priority are
-// hidden first (render/list-table.ts). `-o wide` and `--fields` show any of them whole.
+// prefixes while other ids stay whole (an id cell always identifies its record), a record's name
+// (`name`) is never cut either, free text (`text`) is cut before roles and types (`label`), and
+// the columns last in priority are hidden first (render/list-table.ts); what a command takes (a
+// name, an id) ranks above what every row repeats. `-o wide` and `--fields` show any of them whole.
 import type { Column, ListView } from './list-table.js';
 
 /** A rating as a person reads it at a glance. */
@@ -14,23 +15,33 @@ const RATING: Column = { key: 'rating', kind: 'label', cell: ratingCell };
 export const VARIABLE_TABLE: ListView = {
   columns: [
     { key: 'id', kind: 'id' },
-    { key: 'name', kind: 'label' },
+    { key: 'name', kind: 'name' },
     { key: 'value', kind: 'text' },
     { key: 'type', kind: 'label' },
     { key: 'updatedDate', kind: 'date' },
   ],
-  priority: ['name', 'value', 'type', 'updatedDate', 'id'],
+  priority: ['name', 'id', 'value', 'type', 'updatedDate'],
 };
 
 export const ASSISTANT_TABLE: ListView = {
   columns: [
     { key: 'id', kind: 'id' },
-    { key: 'details.name', kind: 'label' },
+    { key: 'details.name', kind: 'name' },
     { key: 'details.model', kind: 'label' },
     { key: 'type', kind: 'label' },
     { key: 'updatedDate', kind: 'date' },
   ],
-  priority: ['details.name', 'details.model', 'type', 'updatedDate', 'id'],
+  priority: ['details.name', 'id', 'details.model', 'type', 'updatedDate'],
+};
+
+/** Flowise's credentials: what an assistant's --credential takes (the id), by name and kind. */
+export const CREDENTIAL_TABLE: ListView = {
+  columns: [
+    { key: 'id', kind: 'id' },
+    { key: 'name', kind: 'name' },
+    { key: 'credentialName', kind: 'label' },
+  ],
+  priority: ['name', 'id', 'credentialName'],
 };
 
 export const MESSAGE_TABLE: ListView = {
@@ -79,7 +90,8 @@ export const UPSERT_HISTORY_TABLE: ListView = {
     { key: 'date', kind: 'date' },
     { key: 'result', kind: 'text' },
   ],
-  priority: ['date', 'chatflowid', 'result', 'id'],
+  // The id is what `upsert-history delete` takes; the chatflow is the same on every row of one's list.
+  priority: ['id', 'date', 'result', 'chatflowid'],
 };
 
 /** `chatflow service status`: which service, of which database; the rest goes first when narrow. */
