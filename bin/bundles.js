@@ -124,11 +124,13 @@ function hashOf(bytes) {
 function ownDir(home) {
   const uid = process.getuid?.();
   try {
+    // (Windows has no owners and modes of this kind: a profile's directories are its user's by their ACL.)
+    if (uid === undefined) return lstatOrMake(path.join(home, 'chatflow', 'code-cache'), fs.statSync).isDirectory();
     const parent = lstatOrMake(home, fs.statSync);
     if ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0) return false;
     for (const dir of [path.join(home, 'chatflow'), path.join(home, 'chatflow', 'code-cache')]) {
       const st = lstatOrMake(dir);
-      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return false;
+      if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) return false;
     }
     return true;
   } catch {
