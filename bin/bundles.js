@@ -91,7 +91,8 @@ function compile(file) {
       // (A shipped cache is checked against its bundle's hash once, when first tried: the
       // bundle's own line names the hash of the code it was built with, and an edit in place
       // that left its length alone would otherwise run with the cache of the old code.)
-      cachedData = own ? trial(shipped, path.join(own, `shipped-${path.basename(shipped)}-${size}-${Math.trunc(mtimeMs)}`), () => hashOf(bytes) === hash) : readOrNone(shipped);
+      const marks = `shipped-${path.basename(file)}-${kind}-`;
+      cachedData = own ? trial(shipped, path.join(own, `${marks}${hash}-${size}-${Math.trunc(mtimeMs)}`), () => hashOf(bytes) === hash, marks) : readOrNone(shipped);
     }
     cachedData ||= undefined;
   }
@@ -152,9 +153,10 @@ function lstatOrMake(dir, stat = fs.lstatSync) {
  * becomes `.ok` when the run ends (a V8 that crashes on a damaged cache, exit 133 or 139, never
  * gets there). A trial found at the start is one that crashed: that cache is not used again
  * (false), and the run compiles from the source. A cache written since (another time) is tried
- * anew. `fits` says whether the cache belongs to the bundle (asked once). Undefined: none.
+ * anew. `fits` says whether the cache belongs to the bundle (asked once); the marks of earlier
+ * caches of the kind, named from `earlier` on, go once a trial passes. Undefined: none.
  */
-function trial(file, markStem, fits) {
+function trial(file, markStem, fits, earlier) {
   let fd;
   try {
     fd = fs.openSync(file, 'r');
@@ -169,12 +171,24 @@ function trial(file, markStem, fits) {
     fs.writeFileSync(`${mark}.try`, '');
     // (Not this bundle's: the mark stays, and it is not looked at again.)
     if (fits && !fits()) return false;
-    process.once('exit', () => renameOrNone(`${mark}.try`, `${mark}.ok`));
+    process.once('exit', () => {
+      renameOrNone(`${mark}.try`, `${mark}.ok`);
+      // (The marks of earlier builds' caches, starting with `earlier`, are of no more use.)
+      if (earlier) for (const old of readdirOrNone(path.dirname(mark))) if (old.startsWith(earlier) && !old.startsWith(path.basename(mark))) fs.rmSync(path.join(path.dirname(mark), old), { force: true });
+    });
     return fs.readFileSync(fd);
   } catch {
     return false; // a trial that cannot be recorded is not made
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+function readdirOrNone(dir) {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
