@@ -175,7 +175,7 @@ export async function applyPlan(
  * import of the source's export finds the record there. Answers whether it did: the target may
  * have no import route, refuse the id (not a UUID there), or hold another record under it.
  */
-async function createKeepingId(ingest: () => Promise<{ affected: number }>): Promise<boolean> {
+export async function createKeepingId(ingest: () => Promise<{ affected: number }>): Promise<boolean> {
   try {
     return (await ingest()).affected === 1;
   } catch (err) {

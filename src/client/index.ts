@@ -20,6 +20,7 @@ import { type CoreOptions, HttpCore, type QueryInput, type RawResponse } from '.
 import { dialectOf, processCache, serverKind, type ServerKind, type ServerKindCache } from './dialect/index.js';
 import { assistantsApi } from './assistants.js';
 import { chatflowsApi } from './chatflows.js';
+import { credentialsApi } from './credentials.js';
 import { feedbackApi } from './feedback.js';
 import { messagesApi } from './messages.js';
 import { serviceApi } from './service.js';
@@ -55,6 +56,8 @@ export function createClient(opts: ClientOptions) {
     messages: messagesApi(core, dialect),
     upsertHistory: upsertHistoryApi(core, dialect),
     chatflows: chatflowsApi(core),
+    /** Flowise's credentials (names and kinds; our service has none). */
+    credentials: credentialsApi(core),
     ping: service.ping,
     version: service.version,
     /** Any call below /api/v1, answered without throwing on 4xx/5xx. */
@@ -87,6 +90,7 @@ export {
   type RequestFn,
   type RequestOptions,
 } from './core.js';
+export type { Credential } from './credentials.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery } from './messages.js';
 export type { ServerKind, ServerKindCache } from './dialect/index.js';

@@ -17,7 +17,7 @@
 // Test controls (not Flowise behaviour): `failNext(path, status, count)` makes the next requests to a
 // path answer that status; any path below `/api/v1/__hang` never answers; `requests` logs every
 // request received; `seed(chatflowId, data)` adds a chatflow with messages and feedback, as the
-// observed server was filled by SQL inserts.
+// observed server was filled by SQL inserts; `addCredential(name, kind)` adds a credential.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +45,8 @@ export interface FlowiseFixture {
   requests: FixtureRequest[];
   failNext(path: string, status: number, count?: number): void;
   seed(chatflowId: string, data: { messages: SeedRow[]; feedback?: SeedRow[] }): void;
+  /** Adds a credential (issue 33), as one made in Flowise's UI; answers its id. */
+  addCredential(name: string, credentialName: string): string;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,10 @@ function seed() {
       { id: 'bbbbbbbb-0000-0000-0000-000000000002', chatflowid: CHATFLOW_A, result: '{"numAdded":2}', flowData: '{"nodes":[]}', date: '2026-02-05T00:00:00.000Z' },
       { id: 'bbbbbbbb-0000-0000-0000-000000000003', chatflowid: CHATFLOW_A, result: '', flowData: '', date: '2026-03-05T00:00:00.000Z' },
       { id: 'bbbbbbbb-0000-0000-0000-000000000004', chatflowid: CHATFLOW_B, result: '{"numAdded":4}', flowData: '{"nodes":[]}', date: '2026-02-10T00:00:00.000Z' },
+    ] as Row[],
+    // ---- credentials (issue 33): what GET /credentials answers (encryptedData left out)
+    credentials: [
+      { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI main', credentialName: 'openAIApi', createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: WORKSPACE },
     ] as Row[],
     assistants: [
       { id: 'c151b0b4-591e-4fe9-b1ff-a9838b0e6095', details: '{"name":"asst-one","instruction":"be helpful","chatModel":{},"tools":[]}', credential: 'cccccccc-0000-0000-0000-000000000001', iconSrc: null, type: 'CUSTOM', createdDate: '2026-11-21T14:24:30.000Z', updatedDate: '2026-11-21T14:24:30.000Z', workspaceId: WORKSPACE },
@@ -382,7 +388,55 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
       // PATCH /upsert-history/{id} is not a route: the UI page answers.
     }
 
-    if (resource === 'chatflows' && method === 'GET' && id === undefined) return json(db.chatflows);
+    // ---- chatflow definitions and credentials (issue 33), as Flowise 3.1.2's source and section 18 have them
+    if (resource === 'chatflows') {
+      if (readOnly && method !== 'GET') return json({ message: 'Forbidden' }, 403);
+      const notFound = () => flowiseError(404, `Chatflow ${String(id)} not found in the database!`);
+      const badType = (t: unknown) => !['CHATFLOW', 'AGENTFLOW', 'MULTIAGENT', 'ASSISTANT'].includes(String(t));
+      // Server-managed fields a body cannot set (stripProtectedFields).
+      const given = () => Object.fromEntries(Object.entries(b).filter(([k]) => !['id', 'createdDate', 'updatedDate', 'workspaceId'].includes(k)));
+      if (method === 'GET' && id === undefined) {
+        const type = q.get('type');
+        const rows = [...db.chatflows].filter((c) => !type || c.type === type).sort((x, y) => String(y.updatedDate).localeCompare(String(x.updatedDate)));
+        const page = Number.parseInt(q.get('page') ?? '', 10);
+        const limit = Number.parseInt(q.get('limit') ?? '', 10);
+        if (page > 0 && limit > 0) return json({ data: rows.slice((page - 1) * limit, page * limit), total: rows.length });
+        return json(rows);
+      }
+      if (method === 'POST' && id === undefined) {
+        if (badType(b.type)) return flowiseError(400, 'Invalid Chatflow Type');
+        if (typeof b.flowData === 'object' && b.flowData !== null) return flowiseError(500, '"[object Object]" is not valid JSON');
+        if (b.name == null) return flowiseError(500, 'SQLITE_CONSTRAINT: NOT NULL constraint failed: chat_flow.name');
+        const now = nowIso();
+        const row: Row = { ...given(), workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
+        for (const k of ['deployed', 'isPublic', 'apikeyid', 'chatbotConfig', 'apiConfig', 'analytic', 'speechToText', 'textToSpeech', 'followUpPrompts', 'category']) row[k] ??= null;
+        db.chatflows.push(row);
+        return json(row);
+      }
+      if (id === undefined) return html();
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return flowiseError(400, 'Invalid Chatflow ID');
+      const row = db.chatflows.find((c) => c.id === id);
+      if (method === 'GET') return row ? json(row) : notFound();
+      if (method === 'PUT') {
+        if (!row) return notFound();
+        if ((b.type || b.type === '') && badType(b.type)) return flowiseError(400, 'Invalid Chatflow Type');
+        Object.assign(row, given(), { updatedDate: nowIso() });
+        return json(row);
+      }
+      if (method === 'DELETE') {
+        if (!row) return flowiseError(500, `Error: chatflowsService.deleteChatflow - Chatflow ${id} not found in the database!`);
+        db.chatflows = db.chatflows.filter((c) => c !== row);
+        db.messages = db.messages.filter((m) => m.chatflowid !== id);
+        db.feedback = db.feedback.filter((f) => f.chatflowid !== id);
+        db.upserts = db.upserts.filter((u) => u.chatflowid !== id);
+        return deleted(1);
+      }
+    }
+    if (resource === 'credentials' && method === 'GET' && id === undefined) {
+      if (readOnly) return json({ message: 'Forbidden' }, 403);
+      return json(db.credentials);
+    }
+    // ---- end chatflow definitions and credentials
 
     return html();
   };
@@ -444,6 +498,12 @@ export async function startFlowiseFixture(): Promise<FlowiseFixture> {
         db.messages.push({ role: 'userMessage', content: '', chatType: 'INTERNAL', memoryType: null, sessionId: null, sourceDocuments: null, usedTools: null, execution: null, ...row(m), chatflowid: chatflowId });
       }
       for (const f of data.feedback ?? []) db.feedback.push({ content: null, ...row(f), chatflowid: chatflowId });
+    },
+    addCredential(name, credentialName) {
+      const at = nowIso();
+      const id = randomUUID();
+      db.credentials.push({ id, name, credentialName, createdDate: at, updatedDate: at, workspaceId: WORKSPACE });
+      return id;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,138 @@
+// `chatflow chatflows export|import|diff|sync` (issue 33): whole chatflows as files for git, and
+// promoted between servers with the plan / confirm / apply of `variables sync`.
+import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ChatflowClient } from '../../client/index.js';
+import { fileNames, fileText, parseFile, toPortable, type Portable } from '../chatflow-files.js';
+import { chatflowKind, credentialsOf } from '../chatflow-promote.js';
+import type { Context } from '../core/context.js';
+import { EXIT, UsageError, UserError } from '../core/errors.js';
+import { buildPlan } from '../promote.js';
+import { plural } from '../render/text.js';
+import { promote, runPlan, type PromoteFlags } from './promote.js';
+
+/** The server a command's client talks to, in its words. */
+async function targetLabel(ctx: Context, client: ChatflowClient): Promise<string> {
+  return (await ctx.usesEmbedded()) || !(await ctx.connection()).url ? 'the embedded database' : client.serverUrl;
+}
+
+// ---------------------------------------------------------------- export
+
+interface ExportFlags {
+  dir: string;
+}
+
+/** Writes `text` to `path` unless it holds that already (a file unchanged keeps its time, for make and git). */
+async function writeIfChanged(path: string, text: string): Promise<'created' | 'updated' | 'unchanged'> {
+  const before = await readFile(path, 'utf8').catch(() => undefined);
+  if (before === text) return 'unchanged';
+  const partial = `${path}.partial-${process.pid}`;
+  await writeFile(partial, text);
+  await rename(partial, path);
+  return before === undefined ? 'created' : 'updated';
+}
+
+/** `chatflows` are ids (names were resolved by their value set); none: every chatflow. */
+export async function exportFlows(ctx: Context, chatflows: string[], opts: ExportFlags): Promise<void> {
+  const client = await ctx.client();
+  const [defs, credentials] = await Promise.all([client.chatflows.definitions(), credentialsOf(client, client.serverUrl)]);
+  const have = new Set(defs.map((d) => d.id));
+  const absent = chatflows.filter((id) => !have.has(id));
+  if (absent.length) {
+    throw new UserError(`no definition of chatflow ${absent.join(', ')} on this server (only records name ${absent.length === 1 ? 'it' : 'them'}): nothing to export`, EXIT.notFound);
+  }
+  const wanted = chatflows.length ? new Set(chatflows) : undefined;
+  // Named among all the server's chatflows: a chatflow's file is the same in a whole export and alone.
+  const names = fileNames(defs);
+  await mkdir(opts.dir, { recursive: true });
+  const rows: { name: string; file: string; result: string; id: string }[] = [];
+  for (const def of defs) {
+    if (wanted && !wanted.has(def.id)) continue;
+    const portable = toPortable(def, credentials, (id) =>
+      ctx.out.warn(`chatflow ${def.name}: credential ${id} is not among the server's credentials; kept as an id`),
+    );
+    const file = names.get(def.id)!;
+    rows.push({ name: def.name, file, result: await writeIfChanged(join(opts.dir, file), fileText(portable)), id: def.id });
+  }
+  await ctx.print(rows, { columns: ['name', 'file', 'result'], idField: 'file' });
+  const count = (r: string) => rows.filter((x) => x.result === r).length;
+  ctx.out.note(
+    `exported ${plural(rows.length, 'chatflow')} to ${opts.dir}: ${count('created')} new, ${count('updated')} changed, ${count('unchanged')} unchanged` +
+      (credentials === undefined ? '' : ' (credentials by name and kind)'),
+  );
+}
+
+// ---------------------------------------------------------------- import
+
+interface ImportFlags {
+  keepIds?: boolean;
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+/** The files given: each file, and each directory's `*.json` (by name). */
+async function filesOf(paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const st = await stat(p).catch(() => undefined);
+    if (!st) throw new UsageError(`cannot read ${p}: no such file or directory`);
+    if (!st.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    const inside = (await readdir(p)).filter((f) => f.endsWith('.json')).sort();
+    if (inside.length === 0) throw new UsageError(`${p} holds no .json file: give the directory chatflows export wrote, or files`);
+    out.push(...inside.map((f) => join(p, f)));
+  }
+  return out;
+}
+
+export async function importFlows(ctx: Context, paths: string[], opts: ImportFlags): Promise<number | void> {
+  const sources: Portable[] = [];
+  for (const file of await filesOf(paths)) {
+    const parsed = parseFile(await readFile(file, 'utf8'));
+    if (typeof parsed === 'string') throw new UsageError(`${file}: ${parsed}; nothing was imported`);
+    sources.push(parsed);
+  }
+  const client = await ctx.client();
+  if (opts.keepIds && (await client.server()) === 'flowise') {
+    throw new UsageError('--keep-ids: Flowise makes its own chatflow ids (it takes none); leave --keep-ids out');
+  }
+  const kind = chatflowKind({ keepIds: opts.keepIds === true, warn: (msg) => ctx.out.warn(msg) });
+  const where = await targetLabel(ctx, client);
+  // The target's other chatflows are none of an import's business.
+  const plan = buildPlan(kind, sources, await kind.list(client), false).filter((p) => p.entry.action !== 'only-in-target');
+  return runPlan(ctx, {
+    kind,
+    plan,
+    head: `chatflows: ${plural(sources.length, 'file')} → ${where}`,
+    target: client,
+    targetLabel: where,
+    mode: 'sync',
+    opts,
+    // Creating is what an import is asked for; replacing a flow there asks first.
+    asks: (pending) => pending.some((e) => e.action !== 'create'),
+    refusal: kind.refusal(plan, sources, client, where),
+  });
+}
+
+// ---------------------------------------------------------------- diff and sync
+
+type FlowPromoteFlags = PromoteFlags & { keepIds?: boolean };
+
+async function promoteFlows(ctx: Context, names: string[], opts: FlowPromoteFlags, mode: 'diff' | 'sync'): Promise<number | void> {
+  const only = names.length ? names : undefined;
+  const kind = chatflowKind({ ...(only ? { only } : {}), keepIds: true, warn: (msg) => ctx.out.warn(msg) });
+  return promote(ctx, kind, opts, mode, {
+    plan: (plan) => {
+      const found = new Set(plan.map((p) => p.entry.name));
+      const absent = (only ?? []).filter((n) => !found.has(n));
+      if (absent.length) throw new UserError(`no chatflow named ${absent.map((n) => JSON.stringify(n)).join(', ')} on either side`, EXIT.notFound);
+      return plan;
+    },
+    refusal: (plan, source, target) => kind.refusal(plan, source, target, 'the target'),
+  });
+}
+
+export const diffFlows = (ctx: Context, names: string[], opts: FlowPromoteFlags) => promoteFlows(ctx, names, opts, 'diff');
+export const syncFlows = (ctx: Context, names: string[], opts: FlowPromoteFlags) => promoteFlows(ctx, names, opts, 'sync');
