@@ -6,10 +6,22 @@ import { EXIT_CODE, sides } from './promote.js';
 
 const load = () => import('../handlers/chatflows.js');
 
+// ---- whole chatflows (issue 33): the commands are transfer(), below
+const loadTransfer = () => import('../handlers/chatflow-transfer.js');
+
+const FILE_NOTES =
+  '\nA file holds one chatflow: name, type, settings, flowData as an object, and its id on the server it came\n' +
+  'from; keys sorted, two-space indents, so an unchanged chatflow exports byte for byte the same and a change\n' +
+  'is a readable git diff. Timestamps, the workspace and the API-key binding are left out. A credential is\n' +
+  'written as {"name": …, "kind": …} where the flow holds its id (ids differ between servers), and turned\n' +
+  "back into the target's id of that name and kind.\n";
+
+// ---- end whole chatflows
+
 export const chatflows: CommandDef = {
   name: 'chatflows',
   aliases: ['chatflow', 'flows'],
-  summary: 'the chatflows a server knows: name and id (and, on our service, how many messages each has)',
+  summary: 'the chatflows a server knows (name, id, message counts on our service); export, import, diff, sync',
   commands: [
     {
       name: 'list',
@@ -36,15 +48,6 @@ export const chatflows: CommandDef = {
     // ---- end whole chatflows
   ],
 };
-
-const loadTransfer = () => import('../handlers/chatflow-transfer.js');
-
-const FILE_NOTES =
-  '\nA file holds one chatflow: name, type, settings, flowData as an object, and its id on the server it came\n' +
-  'from; keys sorted, two-space indents, so an unchanged chatflow exports byte for byte the same and a change\n' +
-  'is a readable git diff. Timestamps, the workspace and the API-key binding are left out. A credential is\n' +
-  'written as {"name": …, "kind": …} where the flow holds its id (ids differ between servers), and turned\n' +
-  "back into the target's id of that name and kind.\n";
 
 function transfer(): CommandDef[] {
   const yes = { flags: '-y, --yes', help: 'do not ask for confirmation' };

@@ -1,0 +1,242 @@
+// `chatflow chatflows export|import|diff|sync` (issue 33) through the built CLI, between the Flowise
+// fixture (chatflows with credential ids) and our service (which keeps chatflows, no credentials).
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHome, runCli, type CliHome, type CliOptions } from '../helpers/cli.js';
+import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
+import { call } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const OPENAI = 'cccccccc-0000-0000-0000-000000000001'; // the fixture's seeded credential "OpenAI main" (openAIApi)
+const flow = (model: string, credential = OPENAI) => ({
+  nodes: [
+    { id: 'chatOpenAI_0', position: { x: 10, y: 20 }, data: { id: 'chatOpenAI_0', name: 'chatOpenAI', credential, inputs: { modelName: model, FLOWISE_CREDENTIAL_ID: credential } } },
+    { id: 'llmChain_0', position: { x: 300, y: 20 }, data: { id: 'llmChain_0', name: 'llmChain', inputs: { model: '{{chatOpenAI_0.data.instance}}' } } },
+  ],
+  edges: [{ id: 'e1', source: 'chatOpenAI_0', target: 'llmChain_0' }],
+});
+
+let fx: FlowiseFixture;
+let svc: TestServer;
+let home: CliHome;
+let supportId: string;
+const cli = (args: string[], opts: CliOptions = {}) => runCli(args, { home, ...opts });
+const onFlowise = ['--url', '', '--api-key', ''];
+const flowise = (args: string[], opts: CliOptions = {}) => cli([...args, ...onFlowise], opts);
+const service = (args: string[], opts: CliOptions = {}) => cli([...args, '--url', svc.url], opts);
+const dir = () => mkdtempSync(join(tmpdir(), 'chatflow-flows-'));
+const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');
+const fxAuth = () => ({ authorization: `Bearer ${fx.apiKey}` });
+
+async function flowiseFlows(): Promise<Record<string, unknown>[]> {
+  return (await call('GET', `${fx.url}/api/v1/chatflows`, undefined, fxAuth())).body;
+}
+async function serviceFlows(): Promise<Record<string, unknown>[]> {
+  return (await call('GET', `${svc.api}/chatflows`)).body;
+}
+
+beforeAll(async () => {
+  [fx, svc] = await Promise.all([startFlowiseFixture(), startTestServer()]);
+  onFlowise[1] = fx.url;
+  onFlowise[3] = fx.apiKey;
+  home = createHome();
+  const r = await call('POST', `${fx.url}/api/v1/chatflows`, {
+    name: 'Support bot',
+    type: 'CHATFLOW',
+    flowData: JSON.stringify(flow('gpt-4o')),
+    chatbotConfig: JSON.stringify({ welcomeMessage: 'Hello!' }),
+    category: 'support',
+    apikeyid: 'key-bound-on-this-server',
+  }, fxAuth());
+  expect(r.status, r.text).toBe(200);
+  supportId = r.body.id;
+});
+afterAll(async () => {
+  await Promise.all([fx?.close(), svc?.dispose()]);
+});
+
+describe('chatflows export', () => {
+  it('writes one pretty, key-sorted file per chatflow: flowData an object, credentials by name and kind, no server-only fields', async () => {
+    const d = dir();
+    const r = await flowise(['chatflows', 'export', '--dir', d, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(d).sort()).toEqual(['Support bot.json', 'peer-flow-A.json', 'peer-flow-B.json']);
+    expect(JSON.parse(r.stdout)).toContainEqual({ name: 'Support bot', file: 'Support bot.json', result: 'created', id: supportId });
+    const text = read(d, 'Support bot.json');
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    const doc = JSON.parse(text);
+    expect(Object.keys(doc)).toEqual(['name', 'type', 'category', 'flowData', 'chatbotConfig', 'id']);
+    expect(doc.chatbotConfig).toEqual({ welcomeMessage: 'Hello!' });
+    const node = doc.flowData.nodes[0];
+    expect(Object.keys(node)).toEqual(['data', 'id', 'position']);
+    expect(node.data.credential).toEqual({ kind: 'openAIApi', name: 'OpenAI main' });
+    expect(node.data.inputs.FLOWISE_CREDENTIAL_ID).toEqual({ kind: 'openAIApi', name: 'OpenAI main' });
+    expect(text).not.toContain(OPENAI);
+    for (const gone of ['createdDate', 'updatedDate', 'workspaceId', 'apikeyid', 'key-bound-on-this-server']) expect(text).not.toContain(gone);
+  });
+
+  it('a second export of unchanged flows is byte-identical and touches no file; a change rewrites only its file, as a one-line diff', async () => {
+    const d = dir();
+    expect((await flowise(['chatflows', 'export', '--dir', d])).exitCode).toBe(0);
+    const before = Object.fromEntries(readdirSync(d).map((f) => [f, [read(d, f), statSync(join(d, f)).mtimeMs]]));
+    const again = await flowise(['chatflows', 'export', '--dir', d, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as { result: string }[]).map((x) => x.result)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(Object.fromEntries(readdirSync(d).map((f) => [f, [read(d, f), statSync(join(d, f)).mtimeMs]]))).toEqual(before);
+
+    const other = flow('gpt-4.1');
+    expect((await call('PUT', `${fx.url}/api/v1/chatflows/${supportId}`, { flowData: JSON.stringify(other) }, fxAuth())).status).toBe(200);
+    const changed = await flowise(['chatflows', 'export', '--dir', d]);
+    expect(changed.stderr).toContain('exported 3 chatflows to');
+    expect(changed.stderr).toContain('0 new, 1 changed, 2 unchanged');
+    const [was, now] = [String(before['Support bot.json']![0]).split('\n'), read(d, 'Support bot.json').split('\n')];
+    expect(now.length).toBe(was.length);
+    expect(now.filter((line, i) => line !== was[i])).toEqual(['            "modelName": "gpt-4.1"']);
+    expect((await call('PUT', `${fx.url}/api/v1/chatflows/${supportId}`, { flowData: JSON.stringify(flow('gpt-4o')) }, fxAuth())).status).toBe(200);
+  });
+
+  it('exports only the chatflows named (by name or id), under the same file names', async () => {
+    const d = dir();
+    const r = await flowise(['chatflows', 'export', 'Support bot', '--dir', d, '-q']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Support bot.json\n');
+    expect(readdirSync(d)).toEqual(['Support bot.json']);
+  });
+});
+
+describe('chatflows import', () => {
+  let files: string;
+  beforeAll(async () => {
+    files = dir();
+    expect((await flowise(['chatflows', 'export', '--dir', files])).exitCode).toBe(0);
+  });
+
+  it('--dry-run shows what would be created and changes nothing; then creates, and a second run leaves all as they are', async () => {
+    const dry = await service(['chatflows', 'import', files, '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as { name: string; action: string }[]).map((e) => [e.name, e.action])).toEqual([
+      ['peer-flow-A', 'create'],
+      ['peer-flow-B', 'create'],
+      ['Support bot', 'create'],
+    ]);
+    expect(dry.stderr).toContain('dry run: nothing was changed (3 changes planned)');
+    expect(await serviceFlows()).toEqual([]);
+
+    const r = await service(['chatflows', 'import', files], { tty: true, env: { NO_COLOR: '1' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('  ✓ created chatflow Support bot\n');
+    expect(r.stderr).toContain(`applied 3 changes to ${svc.url}`);
+    const again = await service(['chatflows', 'import', files]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain("Nothing to change: the target's chatflows match the source.");
+  });
+
+  it('the service keeps the flow as the file has it: its export differs from the source only by the ids', async () => {
+    const back = dir();
+    expect((await service(['chatflows', 'export', '--dir', back])).exitCode).toBe(0);
+    for (const f of readdirSync(files)) {
+      const strip = (t: string) => t.replace(/\n {2}"id": "[^"]*"\n/, '\n');
+      expect(read(back, f), f).not.toBe(read(files, f));
+      expect(strip(read(back, f)), f).toBe(strip(read(files, f)));
+    }
+  });
+
+  it('an update asks first (refused without a terminal unless --yes); --keep-ids creates under the file ids', async () => {
+    const one = dir();
+    expect((await flowise(['chatflows', 'export', 'Support bot', '--dir', one])).exitCode).toBe(0);
+    const doc = JSON.parse(read(one, 'Support bot.json'));
+    doc.flowData.nodes[0].data.inputs.modelName = 'gpt-4o-mini';
+    doc.name = 'Support bot';
+    const file = join(one, 'Support bot.json');
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(doc)));
+    const refused = await service(['chatflows', 'import', file]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('Apply 1 change to');
+    expect(refused.stderr).toContain('pass --yes');
+    const r = await service(['chatflows', 'import', file, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({
+        name: 'Support bot',
+        action: 'update',
+        result: 'updated',
+        changes: [{ field: 'flowData.nodes[chatOpenAI_0].data.inputs.modelName', from: 'gpt-4o', to: 'gpt-4o-mini' }],
+      }),
+    ]);
+
+    doc.name = 'Support bot (copy)';
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(doc)));
+    const kept = await service(['chatflows', 'import', file, '--keep-ids']);
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    expect((await call('GET', `${svc.api}/chatflows/${supportId}`)).body).toMatchObject({ name: 'Support bot (copy)' });
+  });
+
+  it('into Flowise: refuses, listing them, when the target lacks credentials the files use; --keep-ids is a usage error there', async () => {
+    const d = dir();
+    const doc = JSON.parse(read(files, 'Support bot.json'));
+    doc.name = 'Claude bot';
+    doc.flowData.nodes[0].data.credential = { kind: 'anthropicApi', name: 'Anthropic prod' };
+    await import('node:fs/promises').then((fs) => fs.writeFile(join(d, 'claude.json'), JSON.stringify(doc)));
+    const before = await flowiseFlows();
+    const r = await flowise(['chatflows', 'import', d, '--yes']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('lacks 1 credential the chatflows use: anthropicApi "Anthropic prod" (used by Claude bot)');
+    expect(await flowiseFlows()).toEqual(before);
+    const ids = await flowise(['chatflows', 'import', d, '--keep-ids', '--yes']);
+    expect(ids.exitCode).toBe(2);
+    expect(ids.stderr).toContain('--keep-ids: Flowise makes its own chatflow ids');
+
+    const bad = dir();
+    await import('node:fs/promises').then((fs) => fs.writeFile(join(bad, 'x.json'), '{"name": "x", "flowData": "nodes"}'));
+    const refused = await flowise(['chatflows', 'import', bad]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`${join(bad, 'x.json')}: "flowData" must be an object (nodes and edges); nothing was imported`);
+  });
+});
+
+describe('chatflows diff|sync', () => {
+  const sides = () => ['--from', svc.url, '--to', fx.url, '--to-api-key', fx.apiKey];
+
+  it('diff names the paths that differ, ids and credential ids aside; --exit-code says whether they differ', async () => {
+    // The service holds "Support bot (copy)" from the import tests; give it a Support bot as on Flowise but another model.
+    const d = dir();
+    expect((await flowise(['chatflows', 'export', 'Support bot', '--dir', d])).exitCode).toBe(0);
+    const doc = JSON.parse(read(d, 'Support bot.json'));
+    doc.flowData.nodes[0].position.x = 99;
+    await import('node:fs/promises').then((fs) => fs.writeFile(join(d, 'Support bot.json'), JSON.stringify(doc)));
+    expect((await service(['chatflows', 'import', join(d, 'Support bot.json'), '--yes'])).exitCode).toBe(0);
+
+    const r = await cli(['chatflows', 'diff', 'Support bot', ...sides()], { tty: true, env: { NO_COLOR: '1', COLUMNS: '100' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.replaceAll(svc.url, 'http://service').replaceAll(fx.url, 'http://flowise')).toBe(
+      'chatflows: http://service → http://flowise\n\n' +
+        '  ~ Support bot  update\n' +
+        '      flowData.nodes[chatOpenAI_0].position.x: 10 → 99\n\n' +
+        '0 to create, 1 to update, 0 unchanged\n',
+    );
+    expect((await cli(['chatflows', 'diff', 'Support bot', ...sides(), '--exit-code', '-q'])).exitCode).toBe(1);
+    expect((await cli(['chatflows', 'diff', 'peer-flow-A', ...sides(), '--exit-code', '-q'])).exitCode).toBe(0);
+    const none = await cli(['chatflows', 'diff', 'No such flow', ...sides()]);
+    expect(none.exitCode).toBe(3);
+    expect(none.stderr).toContain('no chatflow named "No such flow" on either side');
+  });
+
+  it('sync promotes to Flowise with the target credential ids; then the two match', async () => {
+    const r = await cli(['chatflows', 'sync', 'Support bot', 'Support bot (copy)', ...sides(), '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string; result?: string }[]).map((e) => [e.name, e.result])).toEqual([
+      ['Support bot (copy)', 'created'],
+      ['Support bot', 'updated'],
+    ]);
+    const flows = await flowiseFlows();
+    const copy = flows.find((f) => f.name === 'Support bot (copy)')!;
+    const data = JSON.parse(String(copy.flowData));
+    expect(data.nodes[0].data.credential).toBe(OPENAI);
+    expect(data.nodes[0].data.inputs.FLOWISE_CREDENTIAL_ID).toBe(OPENAI);
+    expect(data.nodes[0].data.inputs.modelName).toBe('gpt-4o-mini');
+    expect(JSON.parse(String(flows.find((f) => f.id === supportId)!.flowData)).nodes[0].position.x).toBe(99);
+    expect((await cli(['chatflows', 'diff', ...sides(), '--exit-code', '-q'])).exitCode).toBe(0);
+  });
+});
