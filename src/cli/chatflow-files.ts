@@ -93,6 +93,29 @@ export function toPortable(def: ChatflowDefinition, credentials: readonly Creden
   };
 }
 
+/**
+ * A definition as the server lists it, its credential ids (in flowData and the settings) turned
+ * into references: how `chatflow export` writes a chatflow. A text without any is left as it is.
+ */
+export function withReferences(def: ChatflowDefinition, credentials: readonly Credential[], unknown: (id: string) => void): ChatflowDefinition {
+  const byId = new Map(credentials.map((c) => [c.id, c]));
+  const out: Record<string, unknown> = { ...def };
+  for (const key of ['flowData', ...CHATFLOW_SETTINGS] as const) {
+    const value = parsed(def[key]);
+    if (value === undefined || typeof value === 'string') continue;
+    let swapped = false;
+    const mapped = mapCredentials(value, (v) => {
+      if (typeof v !== 'string' || v === '') return undefined;
+      const c = byId.get(v);
+      if (!c) unknown(v);
+      else swapped = true;
+      return c ? { name: c.name, kind: c.credentialName } : undefined;
+    });
+    if (swapped) out[key] = JSON.stringify(mapped);
+  }
+  return out as ChatflowDefinition;
+}
+
 /** The references a chatflow holds. */
 export function refsOf(p: Portable): CredentialRef[] {
   const found = new Map<string, CredentialRef>();

@@ -240,3 +240,39 @@ describe('chatflows diff|sync', () => {
     expect((await cli(['chatflows', 'diff', ...sides(), '--exit-code', '-q'])).exitCode).toBe(0);
   });
 });
+
+describe('the whole instance: export and import carry the chatflows', () => {
+  it('from Flowise: chatflow lines name credentials by name and kind; restored into our service, they match Flowise again', async () => {
+    const r = await flowise(['export', '--resources', 'chatflows,messages']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { resource: string; data: { name: string; flowData: string } });
+    const flows = lines.filter((l) => l.resource === 'chatflow');
+    expect(flows.map((l) => l.data.name).sort()).toEqual((await flowiseFlows()).map((f) => String(f.name)).sort());
+    expect(lines.findIndex((l) => l.resource !== 'chatflow')).toBe(flows.length);
+    const support = flows.find((l) => l.data.name === 'Support bot')!;
+    expect(JSON.parse(support.data.flowData).nodes[0].data.credential).toEqual({ name: 'OpenAI main', kind: 'openAIApi' });
+    expect(r.stdout).not.toContain(OPENAI);
+
+    const fresh = await startTestServer();
+    try {
+      const imported = await runCli(['import', '-', '-o', 'json'], { home, url: fresh.url, input: r.stdout });
+      expect(imported.exitCode, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)[0]).toEqual({ resource: 'chatflows', records: flows.length, imported: flows.length, existing: 0 });
+      const diff = await cli(['chatflows', 'diff', '--from', fresh.url, '--to', fx.url, '--to-api-key', fx.apiKey, '--exit-code', '-o', 'json']);
+      expect(diff.exitCode, diff.stdout).toBe(0);
+      expect(new Set((JSON.parse(diff.stdout) as { action: string }[]).map((e) => e.action))).toEqual(new Set(['unchanged']));
+
+      // Between two of our services the instance round-trips byte for byte, chatflows and all.
+      const again = await runCli(['export'], { home, url: fresh.url });
+      const other = await startTestServer();
+      try {
+        expect((await runCli(['import', '-'], { home, url: other.url, input: again.stdout })).exitCode).toBe(0);
+        expect((await runCli(['export'], { home, url: other.url })).stdout).toBe(again.stdout);
+      } finally {
+        await other.dispose();
+      }
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
