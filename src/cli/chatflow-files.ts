@@ -130,13 +130,21 @@ export function refsOf(p: Portable): CredentialRef[] {
   return [...found.values()];
 }
 
-/** The target's credential of each reference's name and kind; `undefined` credentials: the target keeps none (references stay). */
+/**
+ * The target's credential of each reference's name and kind; `undefined` credentials: the target
+ * keeps none (references stay). A name and kind that several credentials share matches none.
+ */
 export function credentialLookup(credentials: readonly Credential[] | undefined) {
-  const ids = new Map((credentials ?? []).map((c) => [`${c.credentialName}\0${c.name}`, c.id]));
+  const ids = new Map<string, string[]>();
+  for (const c of credentials ?? []) {
+    const key = `${c.credentialName}\0${c.name}`;
+    ids.set(key, [...(ids.get(key) ?? []), c.id]);
+  }
+  const match = (r: CredentialRef) => ids.get(`${r.kind}\0${r.name}`) ?? [];
   return {
-    /** The references the target lacks. */
-    missing: (refs: readonly CredentialRef[]) => (credentials ? refs.filter((r) => !ids.has(`${r.kind}\0${r.name}`)) : []),
-    resolve: (v: Json): Json => (credentials ? mapCredentials(v, (x) => (isRef(x) ? (ids.get(`${x.kind}\0${x.name}`) ?? null) : undefined)) : v),
+    /** The references the target has not exactly one credential for, with how many it has. */
+    unmatched: (refs: readonly CredentialRef[]) => (credentials ? refs.filter((r) => match(r).length !== 1).map((ref) => ({ ref, found: match(ref).length })) : []),
+    resolve: (v: Json): Json => (credentials ? mapCredentials(v, (x) => (isRef(x) ? (match(x)[0] ?? null) : undefined)) : v),
   };
 }
 

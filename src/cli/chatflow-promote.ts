@@ -36,11 +36,25 @@ export async function credentialsOf(client: ChatflowClient, where: string): Prom
   }
 }
 
-/** "the target lacks 2 credentials: openAIApi "OpenAI" (used by Support bot), …", or undefined. */
-export function missingText(missing: Map<string, { ref: CredentialRef; users: string[] }>, where: string): string | undefined {
-  if (missing.size === 0) return undefined;
-  const list = [...missing.values()].map(({ ref, users }) => `${refText(ref)} (used by ${users.join(', ')})`).join('; ');
-  return `${where} lacks ${plural(missing.size, 'credential')} the chatflows use: ${list}; create ${missing.size === 1 ? 'it' : 'them'} there with the same name and kind, then run this again`;
+/** A credential's line in a refusal: what it is, and which chatflows use it. */
+export interface Unmatched {
+  ref: CredentialRef;
+  /** How many credentials of that name and kind the target has (0, or several). */
+  found: number;
+  users: string[];
+}
+
+/** "the target lacks 1 credential …: openAIApi "OpenAI" (used by Support bot)", or undefined. */
+export function missingText(unmatched: Map<string, Unmatched>, where: string): string | undefined {
+  const all = [...unmatched.values()];
+  const text = (list: Unmatched[]) => list.map(({ ref, users }) => `${refText(ref)} (used by ${users.join(', ')})`).join('; ');
+  const missing = all.filter((u) => u.found === 0);
+  const several = all.filter((u) => u.found > 1);
+  const parts = [
+    ...(missing.length ? [`${where} lacks ${plural(missing.length, 'credential')} the chatflows use: ${text(missing)}; create ${missing.length === 1 ? 'it' : 'them'} there with the same name and kind`] : []),
+    ...(several.length ? [`${where} has several credentials of one name and kind: ${text(several)}; rename all but one there`] : []),
+  ];
+  return parts.length ? `${parts.join('; and ')}; then run this again` : undefined;
 }
 
 export interface ChatflowKindOptions {
@@ -102,18 +116,18 @@ export function chatflowKind(opts: ChatflowKindOptions): ChatflowKind {
     refusal(plan, source, target, where) {
       const lookup = resolver(target);
       const byName = new Map(source.map((s) => [s.name, s]));
-      const missing = new Map<string, { ref: CredentialRef; users: string[] }>();
+      const unmatched = new Map<string, Unmatched>();
       for (const { entry } of plan) {
         if (entry.action !== 'create' && entry.action !== 'update') continue;
         const s = byName.get(entry.name);
         if (!s) continue;
-        for (const ref of lookup.missing(refsOf(s))) {
-          const m = missing.get(refText(ref)) ?? { ref, users: [] };
-          m.users.push(s.name);
-          missing.set(refText(ref), m);
+        for (const { ref, found } of lookup.unmatched(refsOf(s))) {
+          const u = unmatched.get(refText(ref)) ?? { ref, found, users: [] };
+          u.users.push(s.name);
+          unmatched.set(refText(ref), u);
         }
       }
-      return missingText(missing, where);
+      return missingText(unmatched, where);
     },
   };
 }

@@ -1,6 +1,6 @@
 // `chatflow chatflows export|import|diff|sync` (issue 33) through the built CLI, between the Flowise
 // fixture (chatflows with credential ids) and our service (which keeps chatflows, no credentials).
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,7 +150,7 @@ describe('chatflows import', () => {
     doc.flowData.nodes[0].data.inputs.modelName = 'gpt-4o-mini';
     doc.name = 'Support bot';
     const file = join(one, 'Support bot.json');
-    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(doc)));
+    writeFileSync(file, JSON.stringify(doc));
     const refused = await service(['chatflows', 'import', file]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('Apply 1 change to');
@@ -167,7 +167,7 @@ describe('chatflows import', () => {
     ]);
 
     doc.name = 'Support bot (copy)';
-    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(doc)));
+    writeFileSync(file, JSON.stringify(doc));
     const kept = await service(['chatflows', 'import', file, '--keep-ids']);
     expect(kept.exitCode, kept.stderr).toBe(0);
     expect((await call('GET', `${svc.api}/chatflows/${supportId}`)).body).toMatchObject({ name: 'Support bot (copy)' });
@@ -178,7 +178,7 @@ describe('chatflows import', () => {
     const doc = JSON.parse(read(files, 'Support bot.json'));
     doc.name = 'Claude bot';
     doc.flowData.nodes[0].data.credential = { kind: 'anthropicApi', name: 'Anthropic prod' };
-    await import('node:fs/promises').then((fs) => fs.writeFile(join(d, 'claude.json'), JSON.stringify(doc)));
+    writeFileSync(join(d, 'claude.json'), JSON.stringify(doc));
     const before = await flowiseFlows();
     const r = await flowise(['chatflows', 'import', d, '--yes']);
     expect(r.exitCode).toBe(3);
@@ -189,7 +189,7 @@ describe('chatflows import', () => {
     expect(ids.stderr).toContain('--keep-ids: Flowise makes its own chatflow ids');
 
     const bad = dir();
-    await import('node:fs/promises').then((fs) => fs.writeFile(join(bad, 'x.json'), '{"name": "x", "flowData": "nodes"}'));
+    writeFileSync(join(bad, 'x.json'), '{"name": "x", "flowData": "nodes"}');
     const refused = await flowise(['chatflows', 'import', bad]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain(`${join(bad, 'x.json')}: "flowData" must be an object (nodes and edges); nothing was imported`);
@@ -205,7 +205,7 @@ describe('chatflows diff|sync', () => {
     expect((await flowise(['chatflows', 'export', 'Support bot', '--dir', d])).exitCode).toBe(0);
     const doc = JSON.parse(read(d, 'Support bot.json'));
     doc.flowData.nodes[0].position.x = 99;
-    await import('node:fs/promises').then((fs) => fs.writeFile(join(d, 'Support bot.json'), JSON.stringify(doc)));
+    writeFileSync(join(d, 'Support bot.json'), JSON.stringify(doc));
     expect((await service(['chatflows', 'import', join(d, 'Support bot.json'), '--yes'])).exitCode).toBe(0);
 
     const r = await cli(['chatflows', 'diff', 'Support bot', ...sides()], { tty: true, env: { NO_COLOR: '1', COLUMNS: '100' } });
@@ -276,3 +276,40 @@ describe('the whole instance: export and import carry the chatflows', () => {
     }
   });
 });
+
+describe('names that need care', () => {
+  it('files of chatflows sharing a name take the start of their ids; unsafe characters become _', async () => {
+    const s = await startTestServer();
+    try {
+      const body = (name: string) => ({ name, type: 'CHATFLOW', flowData: '{"nodes":[],"edges":[]}' });
+      const ids: string[] = [];
+      for (const name of ['Dup', 'dup', 'a/b: "c"', '.hidden']) ids.push((await call('POST', `${s.api}/chatflows`, body(name))).body.id);
+      const d = dir();
+      const r = await runCli(['chatflows', 'export', '--dir', d, '-q'], { home, url: s.url });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readdirSync(d).sort()).toEqual(['Dup.' + ids[0]!.slice(0, 8) + '.json', '_hidden.json', 'a_b_ _c_.json', 'dup.' + ids[1]!.slice(0, 8) + '.json'].sort());
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('a credential name and kind the target has twice matches neither: refused, saying so', async () => {
+    fx.addCredential('OpenAI main', 'openAIApi');
+    const d = dir();
+    const doc = JSON.parse(read(dir2Support(), 'Support bot.json'));
+    doc.name = 'Twice';
+    writeFileSync(join(d, 'twice.json'), JSON.stringify(doc));
+    const r = await flowise(['chatflows', 'import', d, '--yes']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('has several credentials of one name and kind: openAIApi "OpenAI main" (used by Twice); rename all but one there');
+  });
+});
+
+/** A directory holding a Support bot file whose model credential is named (as the service exports it). */
+function dir2Support(): string {
+  const d = dir();
+  const flowData = flow('gpt-4o', 'x') as { nodes: { data: Record<string, unknown> }[] };
+  flowData.nodes[0]!.data.credential = { name: 'OpenAI main', kind: 'openAIApi' };
+  writeFileSync(join(d, 'Support bot.json'), JSON.stringify({ name: 'Support bot', type: 'CHATFLOW', flowData }));
+  return d;
+}
