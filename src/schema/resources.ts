@@ -182,6 +182,7 @@ export const Chatflow = Type.Object({ id: FreeId, name: Type.String() });
  */
 const FlowData = Type.String({ minLength: 2, maxLength: 3_145_728, description: 'JSON text of {nodes, edges}' });
 const SettingText = Type.String({ maxLength: 1_048_576, description: 'JSON text' });
+const JsonObject = Type.Object({}, { additionalProperties: true });
 const chatflowFields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),
   flowData: FlowData,
@@ -195,18 +196,35 @@ const chatflowFields = {
     ReturnType<typeof Nullable<typeof SettingText>>
   >),
 };
+/** What a create or update takes: the JSON texts, or the objects they hold. */
+const SettingInput = Type.Union([SettingText, JsonObject, Type.Array(Type.Unknown())]);
+const chatflowInputs = {
+  ...chatflowFields,
+  flowData: Type.Union([FlowData, JsonObject]),
+  ...(Object.fromEntries(CHATFLOW_SETTINGS.map((f) => [f, Nullable(SettingInput)])) as Record<
+    (typeof CHATFLOW_SETTINGS)[number],
+    ReturnType<typeof Nullable<typeof SettingInput>>
+  >),
+};
 export const ChatflowDefinition = Type.Object({ id: FreeId, ...chatflowFields, createdDate: DateTime, updatedDate: DateTime });
 /** A list's item: a definition, or (our service) only the id and name of a chatflow its records name. */
 export const ChatflowListItem = Type.Object({ ...Type.Partial(ChatflowDefinition).properties, id: FreeId, name: Type.String() });
 export const ChatflowCreate = Type.Object({
+  ...Type.Partial(Type.Object(chatflowInputs)).properties,
+  name: chatflowInputs.name,
+  flowData: chatflowInputs.flowData,
+  type: chatflowInputs.type,
+});
+export const ChatflowUpdate = optionalAll(chatflowInputs);
+/** A chatflow's fields as the store keeps them (the texts). */
+export const ChatflowFields = Type.Object({
   ...Type.Partial(Type.Object(chatflowFields)).properties,
   name: chatflowFields.name,
   flowData: chatflowFields.flowData,
   type: chatflowFields.type,
 });
-export const ChatflowUpdate = optionalAll(chatflowFields);
 export const ChatflowIngest = Type.Object({
-  ...ChatflowCreate.properties,
+  ...ChatflowFields.properties,
   id: Type.Optional(FreeId),
   createdDate: Type.Optional(DateInput),
   updatedDate: Type.Optional(DateInput),
@@ -258,6 +276,7 @@ export type ChatflowDefinition = Static<typeof ChatflowDefinition>;
 export type ChatflowListItem = Static<typeof ChatflowListItem>;
 export type ChatflowCreate = Static<typeof ChatflowCreate>;
 export type ChatflowUpdate = Static<typeof ChatflowUpdate>;
+export type ChatflowFields = Static<typeof ChatflowFields>;
 export type ChatflowIngest = Static<typeof ChatflowIngest>;
 export type VariableIngest = Static<typeof VariableIngest>;
 export type FeedbackIngest = Static<typeof FeedbackIngest>;

@@ -49,6 +49,7 @@ describe.each(storeKinds)('chatflows on %s', (kind) => {
     [{ name: 'x', flowData: FLOW_TEXT }, 'type is required'],
     [{ name: 'x', flowData: FLOW_TEXT, type: 'WORKFLOW' }, 'type must be one of CHATFLOW, AGENTFLOW, MULTIAGENT, ASSISTANT'],
     [{ name: 'x', flowData: '{nodes', type: 'CHATFLOW' }, 'flowData must be JSON'],
+    [{ name: 'x', flowData: [], type: 'CHATFLOW' }, 'flowData must be'],
     [{ name: 'x', flowData: FLOW_TEXT, type: 'CHATFLOW', isPublic: 'yes' }, 'isPublic must be'],
   ])('POST %j breaks a rule: 422 "%s"', async (body, message) => {
     expectError(await call('POST', `${live.api}/chatflows`, body), 422, message);

@@ -2,7 +2,7 @@
 // settings as JSON text, kept byte for byte as given), listed by name.
 import { randomUUID } from 'node:crypto';
 import { CHATFLOW_SETTINGS } from '../../schema/enums.js';
-import type { ChatflowCreate, ChatflowDefinition, ChatflowIngest, ChatflowUpdate } from '../../schema/resources.js';
+import type { ChatflowDefinition, ChatflowFields, ChatflowIngest } from '../../schema/resources.js';
 import { iso, now, pick, storedDate, type Engine } from './engine.js';
 import { NotFound } from './errors.js';
 import type { ChatflowRow } from './tables.js';
@@ -52,7 +52,7 @@ function toRow(c: ChatflowIngest, at: string, kept: boolean): ChatflowRow {
 export class KyselyChatflows implements ChatflowRepository {
   constructor(private readonly engine: Engine) {}
 
-  async create(input: ChatflowCreate): Promise<ChatflowDefinition> {
+  async create(input: ChatflowFields): Promise<ChatflowDefinition> {
     const row = toRow(input, now(), false);
     await this.engine.db.insertInto('chat_flow').values(row).execute();
     return toChatflow(row);
@@ -70,7 +70,7 @@ export class KyselyChatflows implements ChatflowRepository {
     return toChatflow(row);
   }
 
-  async update(id: string, patch: ChatflowUpdate): Promise<ChatflowDefinition> {
+  async update(id: string, patch: Partial<ChatflowFields>): Promise<ChatflowDefinition> {
     const row = await this.engine.db
       .updateTable('chat_flow')
       .set({

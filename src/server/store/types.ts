@@ -13,11 +13,10 @@ import type {
   ChatMessage,
   ChatMessageIngest,
   Chatflow,
-  ChatflowCreate,
+  ChatflowFields,
   ChatflowDefinition,
   ChatflowIngest,
   ChatflowListItem,
-  ChatflowUpdate,
   Feedback,
   FeedbackCreate,
   FeedbackIngest,
@@ -143,13 +142,13 @@ export interface UpsertHistoryRepository {
 
 // ---- chatflow definitions (issue 33)
 export interface ChatflowRepository {
-  create(input: ChatflowCreate): Promise<ChatflowDefinition>;
+  create(input: ChatflowFields): Promise<ChatflowDefinition>;
   /** Every definition (of one type), by name. */
   list(type?: ChatflowDefinition['type']): Promise<ChatflowDefinition[]>;
   /** Throws NotFound. */
   get(id: string): Promise<ChatflowDefinition>;
   /** Throws NotFound. */
-  update(id: string, patch: ChatflowUpdate): Promise<ChatflowDefinition>;
+  update(id: string, patch: Partial<ChatflowFields>): Promise<ChatflowDefinition>;
   /** The definition only; answers how many went; throws NotFound when none. */
   delete(id: string): Promise<number>;
   ingest: Ingest<ChatflowIngest>;
