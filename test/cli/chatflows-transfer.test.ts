@@ -171,6 +171,16 @@ describe('chatflows import', () => {
     const kept = await service(['chatflows', 'import', file, '--keep-ids']);
     expect(kept.exitCode, kept.stderr).toBe(0);
     expect((await call('GET', `${svc.api}/chatflows/${supportId}`)).body).toMatchObject({ name: 'Support bot (copy)' });
+
+    // With --keep-ids the file's id finds its chatflow whatever its name: renamed, not made twice.
+    for (const name of ['Support bot (v2)', 'Support bot (copy)']) {
+      writeFileSync(file, JSON.stringify({ ...doc, name }));
+      const renamed = await service(['chatflows', 'import', file, '--keep-ids', '--yes', '-o', 'json']);
+      expect(renamed.exitCode, renamed.stderr).toBe(0);
+      expect(JSON.parse(renamed.stdout)).toEqual([expect.objectContaining({ name, action: 'update', result: 'updated', targetId: supportId })]);
+      expect((await call('GET', `${svc.api}/chatflows/${supportId}`)).body).toMatchObject({ name });
+    }
+    expect((await serviceFlows()).filter((f) => String(f.name).startsWith('Support bot (')).length).toBe(1);
   });
 
   it('into Flowise: refuses, listing them, when the target lacks credentials the files use; --keep-ids is a usage error there', async () => {

@@ -71,7 +71,7 @@ function transfer(): CommandDef[] {
       summary: 'create or update chatflows from the files of chatflows export (by name)',
       args: [{ name: '<dir|file...>', help: 'directories (their *.json) or files written by chatflows export', values: FILES }],
       flags: [
-        { flags: '--keep-ids', help: "create chatflows under the files' ids (our service; Flowise makes its own)" },
+        { flags: '--keep-ids', help: "match chatflows by the files' ids first (renaming them), create them under those ids (our service; Flowise makes its own)" },
         yes,
         dryRun,
         ...DATA,

@@ -4,10 +4,10 @@ import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import type { ChatflowClient } from '../../client/index.js';
 import { fileNames, fileText, parseFile, toPortable, type Portable } from '../chatflow-files.js';
-import { chatflowKind, credentialsOf } from '../chatflow-promote.js';
+import { chatflowKind, credentialsOf, type ChatflowKind } from '../chatflow-promote.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError } from '../core/errors.js';
-import { buildPlan } from '../promote.js';
+import { buildPlan, type PlanItem } from '../promote.js';
 import { plural } from '../render/text.js';
 import { promote, runPlan, type PromoteFlags } from './promote.js';
 
@@ -87,6 +87,17 @@ async function filesOf(paths: string[]): Promise<string[]> {
   return out;
 }
 
+/** The files whose id the target holds under another name: updates that rename it. */
+function renames(kind: ChatflowKind, sources: Portable[], target: Portable[]): { source: Portable; target: Portable; item: PlanItem }[] {
+  const byId = new Map(target.map((t) => [t.id, t]));
+  return sources.flatMap((s) => {
+    const d = s.id === undefined ? undefined : byId.get(s.id);
+    if (!d || d.name === s.name) return [];
+    const entry = { name: s.name, action: 'update' as const, changes: [{ field: 'name', from: d.name, to: s.name }, ...kind.compare(s, d)], sourceId: s.id!, targetId: d.id! };
+    return [{ source: s, target: d, item: { entry, apply: (c: ChatflowClient) => kind.update(c, s, d) } }];
+  });
+}
+
 export async function importFlows(ctx: Context, paths: string[], opts: ImportFlags): Promise<number | void> {
   const sources: Portable[] = [];
   for (const file of await filesOf(paths)) {
@@ -100,8 +111,15 @@ export async function importFlows(ctx: Context, paths: string[], opts: ImportFla
   }
   const kind = chatflowKind({ keepIds: opts.keepIds === true, warn: (msg) => ctx.out.warn(msg) });
   const where = await targetLabel(ctx, client);
+  const target = await kind.list(client);
+  // With --keep-ids a file's chatflow is the target's of its id, renamed if need be; by name otherwise.
+  const renamed = opts.keepIds ? renames(kind, sources, target) : [];
+  const taken = new Set(renamed.flatMap((r) => [r.source, r.target]));
   // The target's other chatflows are none of an import's business.
-  const plan = buildPlan(kind, sources, await kind.list(client), false).filter((p) => p.entry.action !== 'only-in-target');
+  const plan = [
+    ...renamed.map((r) => r.item),
+    ...buildPlan(kind, sources.filter((s) => !taken.has(s)), target.filter((t) => !taken.has(t)), false).filter((p) => p.entry.action !== 'only-in-target'),
+  ];
   return runPlan(ctx, {
     kind,
     plan,
