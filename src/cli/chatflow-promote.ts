@@ -97,6 +97,11 @@ export function chatflowKind(opts: ChatflowKindOptions): ChatflowKind {
     name: (c) => c.name,
     id: (c) => c.id ?? '',
     created: (c): Change[] => summaryOf(c),
+    // `flowData.nodes[llm_0].data.inputs.x` → `node llm_0`; `chatbotConfig.welcomeMessage` → `chatbotConfig`.
+    brief(field) {
+      const node = /^flowData\.nodes\[([^\]]*)\]/.exec(field)?.[1];
+      return node === undefined ? field.split(/[.[]/)[0]! : `node ${node}`;
+    },
     compare(s, d): Change[] {
       const all = changes(d, s);
       if (all.length <= SHOWN_CHANGES) return all;

@@ -85,6 +85,8 @@ export interface Kind<T> {
   update(client: ChatflowClient, src: T, dst: T): Promise<void>;
   remove(client: ChatflowClient, dst: T): Promise<void>;
   secret?(t: T): boolean;
+  /** A changed field as an applied update names it (default: as it is). */
+  brief?(field: string): string;
 }
 
 function groupByName<T>(kind: Kind<T>, items: T[]): Map<string, T[]> {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHome, runCli, type CliHome, type CliOptions } from '../helpers/cli.js';
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
+import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const OPENAI = 'cccccccc-0000-0000-0000-000000000001'; // the fixture's seeded credential "OpenAI main" (openAIApi)
@@ -181,6 +182,33 @@ describe('chatflows import', () => {
       expect((await call('GET', `${svc.api}/chatflows/${supportId}`)).body).toMatchObject({ name });
     }
     expect((await serviceFlows()).filter((f) => String(f.name).startsWith('Support bot (')).length).toBe(1);
+  });
+
+  it('on a terminal at 80 columns: the plan by path, a question before the update, each node changed named once', async () => {
+    const one = dir();
+    expect((await flowise(['chatflows', 'export', 'peer-flow-A', '--dir', one])).exitCode).toBe(0);
+    const file = join(one, 'peer-flow-A.json');
+    const doc = JSON.parse(read(one, 'peer-flow-A.json'));
+    doc.name = 'Terminal flow';
+    doc.flowData.nodes = [{ id: 'llm_0', data: { inputs: { modelName: 'gpt-4o', temperature: 0.2 } } }];
+    doc.chatbotConfig = { welcomeMessage: 'Hi there' };
+    writeFileSync(file, JSON.stringify(doc));
+    expect((await service(['chatflows', 'import', file, '--yes'])).exitCode).toBe(0);
+    doc.flowData.nodes[0].data.inputs = { modelName: 'gpt-4.1', temperature: 0.7 };
+    writeFileSync(file, JSON.stringify(doc));
+    const r = await runInPty(['chatflows', 'import', file, '--url', svc.url], { home, columns: 80, env: { NO_COLOR: '1' }, keys: [{ when: /Apply 1 change/, text: 'y\r' }] });
+    expect(r.exitCode, r.screen).toBe(0);
+    const screen = r.screen.replaceAll(svc.url, 'http://service');
+    expect(screen).toContain(
+      '  ~ Terminal flow  update\n' +
+        '      flowData.nodes[llm_0].data.inputs.modelName: "gpt-4o" → "gpt-4.1"\n' +
+        '      flowData.nodes[llm_0].data.inputs.temperature: 0.2 → 0.7\n\n' +
+        '0 to create, 1 to update, 0 unchanged\n',
+    );
+    expect(screen).toContain('✓ updated chatflow Terminal flow (node llm_0)\n');
+    expect(screen).toContain('applied 1 change to http://service');
+    const made = (await serviceFlows()).find((f) => f.name === 'Terminal flow')!;
+    expect((await call('DELETE', `${svc.api}/chatflows/${String(made.id)}`)).status).toBe(200);
   });
 
   it('into Flowise: refuses, listing them, when the target lacks credentials the files use; --keep-ids is a usage error there', async () => {

@@ -62,7 +62,7 @@ export async function runPlan<T>(ctx: Context, run: PlanRun<T>): Promise<number 
   if (run.refusal) throw new UserError(run.refusal, EXIT.notFound);
   if (run.asks?.(pending.map((p) => p.entry)) ?? true) await confirmOrRefuse(`Apply ${plural(pending.length, 'change')} to ${to.label}?`, opts.yes);
   const { applied, failed } = await applyPlan(pending, target, (err) => messageOf(err, ctx.out.words), (e) => {
-    if (human) ctx.out.write(appliedLine(e, kind.noun, ctx.out.paint));
+    if (human) ctx.out.write(appliedLine(e, kind.noun, ctx.out.paint, kind.brief?.bind(kind)));
   });
   if (!human) await ctx.print(entries, { columns: ['action', 'name', 'result', 'changes'], idField: 'name' });
   for (const c of conflicts) ctx.out.warn(`${kind.noun} ${c.name}: ${c.note}; left as it is`);
