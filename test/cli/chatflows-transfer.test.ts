@@ -98,6 +98,27 @@ describe('chatflows export', () => {
     expect((await call('PUT', `${fx.url}/api/v1/chatflows/${supportId}`, { flowData: JSON.stringify(flow('gpt-4o')) }, fxAuth())).status).toBe(200);
   });
 
+  it('a chatflow renamed on the server leaves its old file, named on stderr; --prune deletes it', async () => {
+    const d = dir();
+    expect((await flowise(['chatflows', 'export', '--dir', d])).exitCode).toBe(0);
+    writeFileSync(join(d, 'notes.json'), '{"not": "a chatflow"}');
+    const B = 'c3855e34-2c0b-4e77-8e07-693995a50ad0';
+    expect((await call('PUT', `${fx.url}/api/v1/chatflows/${B}`, { name: 'peer-flow-B2' }, fxAuth())).status).toBe(200);
+    try {
+      const kept = await flowise(['chatflows', 'export', '--dir', d]);
+      expect(kept.exitCode, kept.stderr).toBe(0);
+      expect(kept.stderr).toContain(`1 file in ${d} names no chatflow of this server (peer-flow-B.json): an import would make it again; --prune deletes it`);
+      expect(readdirSync(d)).toContain('peer-flow-B.json');
+      const pruned = await flowise(['chatflows', 'export', '--dir', d, '--prune', '-o', 'json']);
+      expect(pruned.exitCode, pruned.stderr).toBe(0);
+      expect(JSON.parse(pruned.stdout)).toContainEqual({ name: 'peer-flow-B', file: 'peer-flow-B.json', result: 'deleted', id: B });
+      expect(readdirSync(d).sort()).toEqual(['Support bot.json', 'notes.json', 'peer-flow-A.json', 'peer-flow-B2.json']);
+      expect((await flowise(['chatflows', 'export', 'Support bot', '--dir', d, '--prune'])).exitCode).toBe(2);
+    } finally {
+      await call('PUT', `${fx.url}/api/v1/chatflows/${B}`, { name: 'peer-flow-B' }, fxAuth());
+    }
+  });
+
   it('exports only the chatflows named (by name or id), under the same file names', async () => {
     const d = dir();
     const r = await flowise(['chatflows', 'export', 'Support bot', '--dir', d, '-q']);

@@ -58,12 +58,19 @@ function transfer(): CommandDef[] {
       name: 'export',
       summary: 'write each chatflow to DIR/<name>.json, ready for git',
       args: [{ name: '[chatflow...]', help: 'chatflow ids or names (default: every chatflow)', values: CHATFLOW }],
-      flags: [{ flags: '--dir <dir>', help: 'the directory to write (made if missing)', values: FILES, required: true }, ...DATA],
+      flags: [
+        { flags: '--dir <dir>', help: 'the directory to write (made if missing)', values: FILES, required: true },
+        { flags: '--prune', help: "delete DIR's files of chatflows the server no longer has (renamed or deleted there)" },
+        ...DATA,
+      ],
       examples: [
         'chatflow chatflows export --dir flows/ && git -C flows add -A && git -C flows commit -m "flows"',
         'chatflow chatflows export "Support bot" --dir flows/ --url http://flowise:3000',
       ],
-      notes: FILE_NOTES + "A file is written only when its text changes; other files in DIR are left as they are.\n",
+      notes:
+        FILE_NOTES +
+        'A file is written only when its text changes. A chatflow file in DIR that names no chatflow of the\n' +
+        'server (renamed or deleted there) is left and named on stderr; --prune deletes it.\n',
       handler: () => loadTransfer().then((m) => m.exportFlows),
     },
     {

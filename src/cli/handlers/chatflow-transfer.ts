@@ -1,6 +1,6 @@
 // `chatflow chatflows export|import|diff|sync` (issue 33): whole chatflows as files for git, and
 // promoted between servers with the plan / confirm / apply of `variables sync`.
-import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatflowClient } from '../../client/index.js';
 import { fileNames, fileText, parseFile, toPortable, type Portable } from '../chatflow-files.js';
@@ -20,6 +20,17 @@ async function targetLabel(ctx: Context, client: ChatflowClient): Promise<string
 
 interface ExportFlags {
   dir: string;
+  prune?: boolean;
+}
+
+/** The chatflow files in `dir` besides `written` (other JSON files are not ours to judge). */
+async function otherFiles(dir: string, written: ReadonlySet<string>): Promise<{ file: string; name: string; id: string }[]> {
+  const out = [];
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json') && !written.has(f)).sort()) {
+    const parsed = parseFile(await readFile(join(dir, file), 'utf8').catch(() => ''));
+    if (typeof parsed !== 'string') out.push({ file, name: parsed.name, id: parsed.id ?? '' });
+  }
+  return out;
 }
 
 /** Writes `text` to `path` unless it holds that already (a file unchanged keeps its time, for make and git). */
@@ -34,6 +45,7 @@ async function writeIfChanged(path: string, text: string): Promise<'created' | '
 
 /** `chatflows` are ids (names were resolved by their value set); none: every chatflow. */
 export async function exportFlows(ctx: Context, chatflows: string[], opts: ExportFlags): Promise<void> {
+  if (opts.prune && chatflows.length) throw new UsageError('--prune deletes the files of chatflows the server lacks: it needs the whole export (name no chatflow)');
   const client = await ctx.client();
   const [defs, credentials] = await Promise.all([client.chatflows.definitions(), credentialsOf(client, client.serverUrl)]);
   const have = new Set(defs.map((d) => d.id));
@@ -54,12 +66,24 @@ export async function exportFlows(ctx: Context, chatflows: string[], opts: Expor
     const file = names.get(def.id)!;
     rows.push({ name: def.name, file, result: await writeIfChanged(join(opts.dir, file), fileText(portable)), id: def.id });
   }
+  // A chatflow renamed or deleted on the server leaves its old file: an import of DIR would make it again.
+  const stale = wanted ? [] : await otherFiles(opts.dir, new Set(rows.map((r) => r.file)));
+  if (opts.prune) {
+    for (const f of stale) {
+      await unlink(join(opts.dir, f.file));
+      rows.push({ ...f, result: 'deleted' });
+    }
+  }
   await ctx.print(rows, { columns: ['name', 'file', 'result'], idField: 'file' });
   const count = (r: string) => rows.filter((x) => x.result === r).length;
   ctx.out.note(
-    `exported ${plural(rows.length, 'chatflow')} to ${opts.dir}: ${count('created')} new, ${count('updated')} changed, ${count('unchanged')} unchanged` +
+    `exported ${plural(count('created') + count('updated') + count('unchanged'), 'chatflow')} to ${opts.dir}: ${count('created')} new, ${count('updated')} changed, ${count('unchanged')} unchanged` +
+      (opts.prune ? `, ${count('deleted')} deleted` : '') +
       (credentials === undefined ? '' : ' (credentials by name and kind)'),
   );
+  if (!opts.prune && stale.length) {
+    ctx.out.warn(`${plural(stale.length, 'file')} in ${opts.dir} name${stale.length === 1 ? 's' : ''} no chatflow of this server (${stale.map((f) => f.file).join(', ')}): an import would make ${stale.length === 1 ? 'it' : 'them'} again; --prune deletes ${stale.length === 1 ? 'it' : 'them'}`);
+  }
 }
 
 // ---------------------------------------------------------------- import
