@@ -192,15 +192,20 @@ export function fileText(p: Portable): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-/** A file's chatflow, or why it is none. */
-export function parseFile(text: string): Portable | string {
-  let doc: unknown;
+/**
+ * A file's chatflow, or why it is none. A file of Flowise's own "Export" ({nodes, edges}, no name)
+ * is a chatflow named `nameless` (its file's name).
+ */
+export function parseFile(text: string, nameless?: string): Portable | string {
+  let given: unknown;
   try {
-    doc = JSON.parse(text);
+    given = JSON.parse(text);
   } catch (err) {
     return `not valid JSON (${(err as Error).message})`;
   }
-  if (!isObject(doc)) return 'not a JSON object';
+  if (!isObject(given)) return 'not a JSON object';
+  const ui = nameless !== undefined && given.name === undefined && given.flowData === undefined && Array.isArray(given.nodes);
+  const doc: Record<string, Json> = ui ? { name: nameless, flowData: given } : given;
   if (typeof doc.name !== 'string' || doc.name.trim() === '') return '"name" must be a non-empty string';
   const type = doc.type ?? 'CHATFLOW';
   if (!(CHATFLOW_TYPES as readonly unknown[]).includes(type)) return `"type" must be one of ${CHATFLOW_TYPES.join(', ')}`;

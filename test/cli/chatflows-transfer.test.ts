@@ -232,6 +232,16 @@ describe('chatflows import', () => {
     expect((await call('DELETE', `${svc.api}/chatflows/${String(made.id)}`)).status).toBe(200);
   });
 
+  it("takes a file of Flowise's own Export ({nodes, edges}), named after the file", async () => {
+    const d = dir();
+    writeFileSync(join(d, 'From the UI.json'), JSON.stringify({ nodes: [{ id: 'llm_0', data: { inputs: {} } }], edges: [] }));
+    const r = await service(['chatflows', 'import', join(d, 'From the UI.json'), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const made = (await serviceFlows()).find((f) => f.name === 'From the UI')!;
+    expect(made).toMatchObject({ type: 'CHATFLOW', flowData: '{"nodes":[{"id":"llm_0","data":{"inputs":{}}}],"edges":[]}' });
+    expect((await call('DELETE', `${svc.api}/chatflows/${String(made.id)}`)).status).toBe(200);
+  });
+
   it('into Flowise: refuses, listing them, when the target lacks credentials the files use; --keep-ids is a usage error there', async () => {
     const d = dir();
     const doc = JSON.parse(read(files, 'Support bot.json'));

@@ -76,7 +76,7 @@ function transfer(): CommandDef[] {
     {
       name: 'import',
       summary: 'create or update chatflows from the files of chatflows export (by name)',
-      args: [{ name: '<dir|file...>', help: 'directories (their *.json) or files written by chatflows export', values: FILES }],
+      args: [{ name: '<dir|file...>', help: "directories (their *.json) or files written by chatflows export (or by Flowise's own Export)", values: FILES }],
       flags: [
         { flags: '--keep-ids', help: "match chatflows by the files' ids first (renaming them), create them under those ids (our service; Flowise makes its own)" },
         yes,

@@ -1,7 +1,7 @@
 // `chatflow chatflows export|import|diff|sync` (issue 33): whole chatflows as files for git, and
 // promoted between servers with the plan / confirm / apply of `variables sync`.
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ChatflowClient } from '../../client/index.js';
 import { fileNames, fileText, parseFile, toPortable, type Portable } from '../chatflow-files.js';
 import { chatflowKind, credentialsOf, type ChatflowKind } from '../chatflow-promote.js';
@@ -125,7 +125,7 @@ function renames(kind: ChatflowKind, sources: Portable[], target: Portable[]): {
 export async function importFlows(ctx: Context, paths: string[], opts: ImportFlags): Promise<number | void> {
   const sources: Portable[] = [];
   for (const file of await filesOf(paths)) {
-    const parsed = parseFile(await readFile(file, 'utf8'));
+    const parsed = parseFile(await readFile(file, 'utf8'), basename(file, '.json'));
     if (typeof parsed === 'string') throw new UsageError(`${file}: ${parsed}; nothing was imported`);
     sources.push(parsed);
   }
