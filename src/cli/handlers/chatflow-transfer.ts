@@ -160,9 +160,7 @@ export async function importFlows(ctx: Context, paths: string[], opts: ImportFla
 
 // ---------------------------------------------------------------- diff and sync
 
-type FlowPromoteFlags = PromoteFlags & { keepIds?: boolean };
-
-async function promoteFlows(ctx: Context, names: string[], opts: FlowPromoteFlags, mode: 'diff' | 'sync'): Promise<number | void> {
+async function promoteFlows(ctx: Context, names: string[], opts: PromoteFlags, mode: 'diff' | 'sync'): Promise<number | void> {
   const only = names.length ? names : undefined;
   const kind = chatflowKind({ ...(only ? { only } : {}), keepIds: true, warn: (msg) => ctx.out.warn(msg) });
   return promote(ctx, kind, opts, mode, {
@@ -176,5 +174,5 @@ async function promoteFlows(ctx: Context, names: string[], opts: FlowPromoteFlag
   });
 }
 
-export const diffFlows = (ctx: Context, names: string[], opts: FlowPromoteFlags) => promoteFlows(ctx, names, opts, 'diff');
-export const syncFlows = (ctx: Context, names: string[], opts: FlowPromoteFlags) => promoteFlows(ctx, names, opts, 'sync');
+export const diffFlows = (ctx: Context, names: string[], opts: PromoteFlags) => promoteFlows(ctx, names, opts, 'diff');
+export const syncFlows = (ctx: Context, names: string[], opts: PromoteFlags) => promoteFlows(ctx, names, opts, 'sync');
