@@ -60,22 +60,24 @@ function parsed(text: string | null | undefined): Json | undefined {
   }
 }
 
+/** A credential id as its reference; undefined for any other value (an id not among `credentials` is said to `unknown`). */
+function toReference(credentials: readonly Credential[], unknown: (id: string) => void): (value: Json) => Json | undefined {
+  const byId = new Map(credentials.map((c) => [c.id, c]));
+  return (value) => {
+    if (typeof value !== 'string' || value === '') return undefined;
+    const c = byId.get(value);
+    if (!c) unknown(value);
+    return c ? { name: c.name, kind: c.credentialName } : undefined;
+  };
+}
+
 /**
  * A server's definition as files hold it. `credentials` are the server's (undefined: a server
  * that keeps none, whose flows hold references already); an id not among them stays an id, and
  * `unknown` hears of it.
  */
 export function toPortable(def: ChatflowDefinition, credentials: readonly Credential[] | undefined, unknown: (id: string) => void = () => {}): Portable {
-  const byId = new Map((credentials ?? []).map((c) => [c.id, c]));
-  const swap = (value: Json): Json | undefined => {
-    if (typeof value !== 'string' || value === '' || !credentials) return undefined;
-    const c = byId.get(value);
-    if (!c) {
-      unknown(value);
-      return undefined;
-    }
-    return { name: c.name, kind: c.credentialName };
-  };
+  const swap = credentials ? toReference(credentials, unknown) : () => undefined;
   const settings: Portable['settings'] = {};
   for (const key of CHATFLOW_SETTINGS) {
     const v = parsed(def[key]);
@@ -98,18 +100,16 @@ export function toPortable(def: ChatflowDefinition, credentials: readonly Creden
  * into references: how `chatflow export` writes a chatflow. A text without any is left as it is.
  */
 export function withReferences(def: ChatflowDefinition, credentials: readonly Credential[], unknown: (id: string) => void): ChatflowDefinition {
-  const byId = new Map(credentials.map((c) => [c.id, c]));
+  const ref = toReference(credentials, unknown);
   const out: Record<string, unknown> = { ...def };
   for (const key of ['flowData', ...CHATFLOW_SETTINGS] as const) {
     const value = parsed(def[key]);
     if (value === undefined || typeof value === 'string') continue;
     let swapped = false;
     const mapped = mapCredentials(value, (v) => {
-      if (typeof v !== 'string' || v === '') return undefined;
-      const c = byId.get(v);
-      if (!c) unknown(v);
-      else swapped = true;
-      return c ? { name: c.name, kind: c.credentialName } : undefined;
+      const r = ref(v);
+      swapped ||= r !== undefined;
+      return r;
     });
     if (swapped) out[key] = JSON.stringify(mapped);
   }
