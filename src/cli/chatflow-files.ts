@@ -211,7 +211,8 @@ export function parseFile(text: string, nameless?: string): Portable | string {
   if (!(CHATFLOW_TYPES as readonly unknown[]).includes(type)) return `"type" must be one of ${CHATFLOW_TYPES.join(', ')}`;
   // A file of Flowise's own export holds flowData as text.
   const flowData = typeof doc.flowData === 'string' ? parsed(doc.flowData) : doc.flowData;
-  if (!isObject(flowData)) return '"flowData" must be an object (nodes and edges)';
+  // (Flowise refuses a flow without a nodes array: 500 "nodes is not iterable".)
+  if (!isObject(flowData) || !Array.isArray(flowData.nodes)) return '"flowData" must be an object (nodes and edges)';
   for (const k of ['deployed', 'isPublic'] as const) if (doc[k] !== undefined && doc[k] !== null && typeof doc[k] !== 'boolean') return `"${k}" must be true or false`;
   if (doc.category !== undefined && doc.category !== null && typeof doc.category !== 'string') return '"category" must be a string';
   if (doc.id !== undefined && typeof doc.id !== 'string') return '"id" must be a string';

@@ -262,6 +262,9 @@ describe('chatflows import', () => {
     const refused = await flowise(['chatflows', 'import', bad]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain(`${join(bad, 'x.json')}: "flowData" must be an object (nodes and edges); nothing was imported`);
+    // Flowise answers a flow without nodes with a 500 ("nodes is not iterable"): refused before any change.
+    writeFileSync(join(bad, 'x.json'), '{"name": "x", "flowData": {}}');
+    expect((await flowise(['chatflows', 'import', bad])).stderr).toContain('"flowData" must be an object (nodes and edges)');
   });
 });
 
