@@ -261,7 +261,7 @@ describe('chatflows import', () => {
     writeFileSync(join(bad, 'x.json'), '{"name": "x", "flowData": "nodes"}');
     const refused = await flowise(['chatflows', 'import', bad]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toContain(`${join(bad, 'x.json')}: "flowData" must be an object (nodes and edges); nothing was imported`);
+    expect(refused.stderr).toContain(`${join(bad, 'x.json')}: "flowData" must be an object (nodes and edges); nothing was changed`);
     // Flowise answers a flow without nodes with a 500 ("nodes is not iterable"): refused before any change.
     writeFileSync(join(bad, 'x.json'), '{"name": "x", "flowData": {}}');
     expect((await flowise(['chatflows', 'import', bad])).stderr).toContain('"flowData" must be an object (nodes and edges)');
@@ -310,6 +310,25 @@ describe('chatflows diff|sync', () => {
     expect(data.nodes[0].data.inputs.modelName).toBe('gpt-4o-mini');
     expect(JSON.parse(String(flows.find((f) => f.id === supportId)!.flowData)).nodes[0].position.x).toBe(99);
     expect((await cli(['chatflows', 'diff', ...sides(), '--exit-code', '-q'])).exitCode).toBe(0);
+  });
+
+  it('--from a directory: the files as git keeps them, against a server', async () => {
+    const d = dir();
+    expect((await flowise(['chatflows', 'export', '--dir', d])).exitCode).toBe(0);
+    const doc = JSON.parse(read(d, 'Support bot.json'));
+    doc.chatbotConfig.welcomeMessage = 'Hi from git';
+    writeFileSync(join(d, 'Support bot.json'), JSON.stringify(doc));
+    const diff = await cli(['chatflows', 'diff', '--from', `${d}/`, '--to', svc.url, '--exit-code', '-o', 'json']);
+    expect(diff.exitCode, diff.stderr).toBe(1);
+    expect((JSON.parse(diff.stdout) as { name: string; action: string; changes?: unknown }[]).filter((e) => e.action !== 'unchanged')).toEqual([
+      expect.objectContaining({ name: 'Support bot', action: 'update', changes: [{ field: 'chatbotConfig.welcomeMessage', from: 'Hello!', to: 'Hi from git' }] }),
+    ]);
+    expect((await cli(['chatflows', 'sync', 'Support bot', '--from', `${d}/`, '--to', svc.url, '--yes'])).exitCode).toBe(0);
+    expect((await cli(['chatflows', 'diff', '--from', `${d}/`, '--to', svc.url, '--exit-code', '-q'])).exitCode).toBe(0);
+    // A bare word stays a profile's name, even where a directory of that name exists.
+    const word = await cli(['chatflows', 'diff', '--from', 'flows', '--to', svc.url]);
+    expect(word.exitCode).toBe(2);
+    expect(word.stderr).toContain('flows');
   });
 });
 

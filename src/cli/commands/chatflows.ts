@@ -1,5 +1,5 @@
 // `chatflow chatflows` (definitions): list, get; export, import, diff, sync.
-import type { CommandDef } from '../core/command.js';
+import type { CommandDef, FlagDef } from '../core/command.js';
 import { DATA, GENERAL, OUTPUT } from '../core/flags.js';
 import { CHATFLOW, FILES } from '../core/values.js';
 import { EXIT_CODE, sides } from './promote.js';
@@ -48,6 +48,15 @@ export const chatflows: CommandDef = {
     // ---- end whole chatflows
   ],
 };
+
+/** --from may also be a directory of chatflows export, written as a path. (A declaration: the group above calls it.) */
+function flowSides(): FlagDef[] {
+  return sides('chatflows').map((f) =>
+    f.flags.startsWith('--from <')
+      ? { ...f, flags: '--from <profile|url|dir/>', help: 'where the chatflows come from: a profile name, a server URL, or a directory chatflows export wrote (a path: flows/, ./flows)' }
+      : f,
+  );
+}
 
 function transfer(): CommandDef[] {
   const yes = { flags: '-y, --yes', help: 'do not ask for confirmation' };
@@ -99,8 +108,12 @@ function transfer(): CommandDef[] {
       name: 'diff',
       summary: 'compare the chatflows of two servers (by name; ids, timestamps and credential ids aside)',
       args: [names],
-      flags: [...sides('chatflows'), { flags: '--prune', help: 'show the chatflows only the target has as deletions (as sync --prune would)' }, EXIT_CODE, ...OUTPUT, ...GENERAL],
-      examples: ['chatflow chatflows diff --from staging --to prod', 'chatflow chatflows diff "Support bot" --from staging --to prod --exit-code -q || echo differs'],
+      flags: [...flowSides(), { flags: '--prune', help: 'show the chatflows only the target has as deletions (as sync --prune would)' }, EXIT_CODE, ...OUTPUT, ...GENERAL],
+      examples: [
+        'chatflow chatflows diff --from staging --to prod',
+        'chatflow chatflows diff "Support bot" --from staging --to prod --exit-code -q || echo differs',
+        'chatflow chatflows diff --from flows/ --to prod          # the files in git against prod',
+      ],
       notes: '\nEach changed chatflow lists the paths that differ (flowData.nodes[llm_0].data.inputs.modelName).\n' + FILE_NOTES,
       handler: () => loadTransfer().then((m) => m.diffFlows),
     },
@@ -109,14 +122,18 @@ function transfer(): CommandDef[] {
       summary: 'create and update chatflows in one server so they match another (by name)',
       args: [names],
       flags: [
-        ...sides('chatflows'),
+        ...flowSides(),
         { flags: '--prune', help: 'also delete the chatflows only the target has (on Flowise, with their messages)' },
         yes,
         dryRun,
         ...OUTPUT,
         ...GENERAL,
       ],
-      examples: ['chatflow chatflows sync --from staging --to prod', 'chatflow chatflows sync "Support bot" --from staging --to prod --yes'],
+      examples: [
+        'chatflow chatflows sync --from staging --to prod',
+        'chatflow chatflows sync "Support bot" --from staging --to prod --yes',
+        'chatflow chatflows sync --from flows/ --to prod --prune  # prod as the files in git say',
+      ],
       notes:
         '\nShows the plan, asks, applies. Credentials are matched by name and kind; when the target lacks one,\n' +
         'nothing is changed and the missing ones are listed (exit 3). A chatflow created on our service keeps\n' +

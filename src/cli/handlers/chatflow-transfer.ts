@@ -122,13 +122,19 @@ function renames(kind: ChatflowKind, sources: Portable[], target: Portable[]): {
   });
 }
 
-export async function importFlows(ctx: Context, paths: string[], opts: ImportFlags): Promise<number | void> {
+/** The chatflows of the files given (directories: their *.json); a bad file stops everything. */
+async function readFlows(paths: string[]): Promise<Portable[]> {
   const sources: Portable[] = [];
   for (const file of await filesOf(paths)) {
     const parsed = parseFile(await readFile(file, 'utf8'), basename(file, '.json'));
-    if (typeof parsed === 'string') throw new UsageError(`${file}: ${parsed}; nothing was imported`);
+    if (typeof parsed === 'string') throw new UsageError(`${file}: ${parsed}; nothing was changed`);
     sources.push(parsed);
   }
+  return sources;
+}
+
+export async function importFlows(ctx: Context, paths: string[], opts: ImportFlags): Promise<number | void> {
+  const sources = await readFlows(paths);
   const client = await ctx.client();
   if (opts.keepIds && (await client.server()) === 'flowise') {
     throw new UsageError('--keep-ids: Flowise makes its own chatflow ids (it takes none); leave --keep-ids out');
@@ -160,10 +166,17 @@ export async function importFlows(ctx: Context, paths: string[], opts: ImportFla
 
 // ---------------------------------------------------------------- diff and sync
 
+/** `flows/`, `./flows`, `/srv/flows`, `.`: a directory, where a bare word is a profile. */
+const PATH_LIKE = /^\.{1,2}$|^\.{0,2}\/|\/$/;
+
 async function promoteFlows(ctx: Context, names: string[], opts: PromoteFlags, mode: 'diff' | 'sync'): Promise<number | void> {
   const only = names.length ? names : undefined;
   const kind = chatflowKind({ ...(only ? { only } : {}), keepIds: true, warn: (msg) => ctx.out.warn(msg) });
+  // --from a directory (written as a path, never a profile's name): the files chatflows export wrote
+  // there, as git keeps them, against the server --to names.
+  const source = PATH_LIKE.test(opts.from) ? { label: `files in ${opts.from}`, items: async () => (await readFlows([opts.from])).filter((f) => !only || only.includes(f.name)) } : undefined;
   return promote(ctx, kind, opts, mode, {
+    ...(source ? { source } : {}),
     plan: (plan) => {
       const found = new Set(plan.map((p) => p.entry.name));
       const absent = (only ?? []).filter((n) => !found.has(n));

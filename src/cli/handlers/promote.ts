@@ -76,26 +76,40 @@ export async function runPlan<T>(ctx: Context, run: PlanRun<T>): Promise<number 
 }
 
 /** Both sides' records, planned by `kind` (`plan` may narrow the plan), then runPlan. */
+/** A source that is no server (chatflows' files): its label in the plan, and its records. */
+export interface LocalSource<T> {
+  label: string;
+  items: () => Promise<T[]>;
+}
+
 export async function promote<T>(
   ctx: Context,
   kind: Kind<T>,
   opts: PromoteFlags,
   mode: 'diff' | 'sync',
-  extra: { plan?: (plan: PlanItem[]) => PlanItem[]; refusal?: (plan: PlanItem[], source: T[], target: ChatflowClient) => string | undefined } = {},
+  extra: {
+    plan?: (plan: PlanItem[]) => PlanItem[];
+    refusal?: (plan: PlanItem[], source: T[], target: ChatflowClient) => string | undefined;
+    /** Instead of the server --from names. */
+    source?: LocalSource<T>;
+  } = {},
 ): Promise<number | void> {
   const warn = (msg: string) => ctx.out.warn(msg);
-  const [from, to] = await Promise.all([locate(opts.from, '--from', opts.fromApiKey, warn), locate(opts.to, '--to', opts.toApiKey, warn)]);
-  if ((from.url ?? 'embedded') === (to.url ?? 'embedded')) {
-    throw new UsageError(`--from and --to are the same server (${from.url ?? 'the embedded database'}): nothing to promote`);
+  const [from, to] = await Promise.all([
+    extra.source ? { label: extra.source.label } : locate(opts.from, '--from', opts.fromApiKey, warn),
+    locate(opts.to, '--to', opts.toApiKey, warn),
+  ]);
+  if (!extra.source && ((from as Side).url ?? 'embedded') === (to.url ?? 'embedded')) {
+    throw new UsageError(`--from and --to are the same server (${to.url ?? 'the embedded database'}): nothing to promote`);
   }
   const endpoints: Session[] = [];
   const open = (side: Side) => openSession(side, { timeoutMs: ctx.timeoutMs(), trace: ctx.out.debug ? ctx.out.trace : undefined });
   try {
-    const source = await open(from);
-    endpoints.push(source);
+    const source = extra.source ? undefined : await open(from as Side);
+    if (source) endpoints.push(source);
     const target = await open(to);
     endpoints.push(target);
-    const [srcItems, dstItems] = await Promise.all([kind.list(source.client), kind.list(target.client)]);
+    const [srcItems, dstItems] = await Promise.all([source ? kind.list(source.client) : extra.source!.items(), kind.list(target.client)]);
     const built = buildPlan(kind, srcItems, dstItems, opts.prune === true);
     const plan = extra.plan ? extra.plan(built) : built;
     return await runPlan(ctx, {
