@@ -33,11 +33,11 @@ import type { AddressInfo } from 'node:net';
 export const CHATFLOW_A = 'f5c2165a-0a38-40a9-bfa2-6cd73fbb65a2';
 export const CHATFLOW_B = 'c3855e34-2c0b-4e77-8e07-693995a50ad0';
 
-// ---- credentials (issue 30): as GET /api/v1/credentials answers them, with the secret a
+// ---- credentials: as GET /api/v1/credentials answers them, with the secret a
 // credentialName filter would include (the CLI must never ask for it, nor show it).
 export const CREDENTIAL_SECRET = 'enc-U2FsdGVkX1-never-shown';
 export const CREDENTIALS = [
-  { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI prod', credentialName: 'openAIApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
+  { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI main', credentialName: 'openAIApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
   { id: 'dddddddd-0000-0000-0000-000000000002', name: 'Anthropic', credentialName: 'anthropicApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:11.000Z', updatedDate: '2026-11-21T14:24:11.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
 ];
 // ---- end credentials
@@ -180,10 +180,8 @@ function seed() {
       { id: 'bbbbbbbb-0000-0000-0000-000000000003', chatflowid: CHATFLOW_A, result: '', flowData: '', date: '2026-03-05T00:00:00.000Z' },
       { id: 'bbbbbbbb-0000-0000-0000-000000000004', chatflowid: CHATFLOW_B, result: '{"numAdded":4}', flowData: '{"nodes":[]}', date: '2026-02-10T00:00:00.000Z' },
     ] as Row[],
-    // ---- credentials (issue 33): what GET /credentials answers (encryptedData left out)
-    credentials: [
-      { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI main', credentialName: 'openAIApi', createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: WORKSPACE },
-    ] as Row[],
+    // What Flowise keeps of each credential, its secret included (see CREDENTIALS).
+    credentials: CREDENTIALS.map((c) => ({ ...c })) as Row[],
     assistants: [
       { id: 'c151b0b4-591e-4fe9-b1ff-a9838b0e6095', details: '{"name":"asst-one","instruction":"be helpful","chatModel":{},"tools":[]}', credential: 'cccccccc-0000-0000-0000-000000000001', iconSrc: null, type: 'CUSTOM', createdDate: '2026-11-21T14:24:30.000Z', updatedDate: '2026-11-21T14:24:30.000Z', workspaceId: WORKSPACE },
     ] as Row[],
@@ -326,7 +324,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         } catch (err) {
           return flowiseError(500, `Error: assistantsService.createAssistant - ${(err as Error).message}`);
         }
-        if (b.type !== 'CUSTOM' && !CREDENTIALS.some((c) => c.id === b.credential)) return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
+        if (b.type !== 'CUSTOM' && !db.credentials.some((c) => c.id === b.credential)) return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
         if (b.credential == null) return flowiseError(500, 'Error: assistantsService.createAssistant - SQLITE_CONSTRAINT: NOT NULL constraint failed: assistant.credential');
         const now = nowIso();
         const row = { details: b.details, credential: b.credential, iconSrc: b.iconSrc ?? null, type: b.type, workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
@@ -488,7 +486,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       // PATCH /upsert-history/{id} is not a route: the UI page answers.
     }
 
-    // ---- chatflow definitions and credentials (issue 33), as Flowise 3.1.2's source and section 18 have them
+    // ---- chatflow definitions, as Flowise 3.1.2's source and section 18 have them
     if (resource === 'chatflows') {
       if (readOnly && method !== 'GET') return json({ message: 'Forbidden' }, 403);
       const notFound = () => flowiseError(404, `Chatflow ${String(id)} not found in the database!`);
@@ -532,17 +530,14 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         return deleted(1);
       }
     }
+    // ---- end chatflow definitions
+
+    // ---- credentials: GET /credentials answers every credential without its encryptedData; with
+    // ?credentialName= (one type) Flowise includes encryptedData (the CLI must never ask for it).
     if (resource === 'credentials' && method === 'GET' && id === undefined) {
       if (readOnly) return json({ message: 'Forbidden' }, 403);
-      return json(db.credentials);
-    }
-    // ---- end chatflow definitions and credentials
-
-    // ---- credentials (issue 30): GET /credentials answers every credential without its
-    // encryptedData; with ?credentialName= (one type) Flowise includes encryptedData.
-    if (resource === 'credentials' && method === 'GET' && id === undefined) {
       const name = q.get('credentialName');
-      return json(name ? CREDENTIALS.filter((c) => c.credentialName === name) : CREDENTIALS.map(({ encryptedData: _, ...c }) => c));
+      return json(name ? db.credentials.filter((c) => c.credentialName === name) : db.credentials.map(({ encryptedData: _, ...c }) => c));
     }
     // ---- end credentials
 
@@ -628,7 +623,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
     addCredential(name, credentialName) {
       const at = nowIso();
       const id = randomUUID();
-      db.credentials.push({ id, name, credentialName, createdDate: at, updatedDate: at, workspaceId: WORKSPACE });
+      db.credentials.push({ id, name, credentialName, encryptedData: CREDENTIAL_SECRET, createdDate: at, updatedDate: at, workspaceId: WORKSPACE });
       return id;
     },
     close: () =>
