@@ -8,7 +8,7 @@ export const exportCommand: CommandDef = {
   summary: "write chatflows, variables, assistants and each chatflow's messages, feedback and upsert history as JSON lines",
   flags: [
     { flags: '--chatflow <id>', help: 'only this chatflow (repeatable; default: every chatflow the server lists)', values: CHATFLOW, repeatable: true },
-    { flags: '--resources <list>', help: 'comma-separated: chatflows,variables,assistants,messages,feedback,upsert-history (default: all)' },
+    { flags: '--resources <list>', help: 'comma-separated, of: chatflows, variables, assistants, messages, feedback, upsert-history (default: all)' },
     { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: OUTPUT_FILE },
     { flags: '--redact', help: 'mask every e-mail address in the records, and each leadEmail, as [email redacted] (README: Retention and privacy)' },
     ...PROGRESS,
