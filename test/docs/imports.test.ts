@@ -1,5 +1,5 @@
-// The layers' imports, read from the sources: no module reaches itself again through its imports
-// (type-only and lazy `import()` ones included: each is a knot a reader has to untie).
+// The layers' imports, read from the sources (type-only and lazy `import()` ones included): no
+// module reaches itself again through its imports, and every import points down the layers.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,5 +40,21 @@ function cycles(graph: Map<string, string[]>): string[] {
 describe('imports in src/', () => {
   it('form no cycle, type-only and lazy imports included', () => {
     expect(cycles(importGraph())).toEqual([]);
+  });
+
+  it('point down the layers: schema ← client ← CLI, schema ← store ← server; the server never the CLI', () => {
+    const below: [RegExp, RegExp][] = [
+      [/^schema\//, /^(?!schema\/)/],
+      [/^client\//, /^(server|cli)\//],
+      [/^server\/store\//, /^(server\/(?!store\/)|cli\/)/],
+      [/^server\//, /^cli\//],
+    ];
+    const upward = [...importGraph()].flatMap(([file, targets]) =>
+      targets
+        .map((target) => [relative(SRC, file), relative(SRC, target)] as const)
+        .filter(([from, to]) => below.some(([layer, above]) => layer.test(from) && above.test(to)))
+        .map(([from, to]) => `${from} -> ${to}`),
+    );
+    expect(upward).toEqual([]);
   });
 });

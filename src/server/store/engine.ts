@@ -6,7 +6,7 @@
 // their JSON texts as bytes (PgDirect), and in the SQL that writes a message as JSON (messages.ts).
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
-import { normaliseDateTime } from '../dates.js';
+import { normaliseDateTime } from './dates.js';
 import type { Dialect } from './migrations.js';
 import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';

@@ -7,7 +7,7 @@ import { sqliteDriver } from './sqlite-driver.js';
 import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
-import { checkOneName, prepareFile } from '../sqlite-file.js';
+import { checkOneName, prepareFile } from './sqlite-file.js';
 import type { Database } from './tables.js';
 
 export interface SqliteOptions {
