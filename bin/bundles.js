@@ -65,8 +65,9 @@ function compile(file) {
     return require(file);
   }
   const vm = require('node:vm');
-  // (The bundles are ASCII: esbuild escapes the rest.)
-  const source = fs.readFileSync(file, 'latin1');
+  // (The bundles are ASCII: esbuild escapes the rest. The bytes are kept for hashOf.)
+  const bytes = fs.readFileSync(file);
+  const source = bytes.toString('latin1');
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const { size, mtimeMs } = fs.statSync(file);
   const hash = HASH_LINE.exec(source.slice(-100))?.[1] ?? 'unhashed';
@@ -90,7 +91,8 @@ function compile(file) {
       // (A shipped cache is checked against its bundle's hash once, when first tried: the
       // bundle's own line names the hash of the code it was built with, and an edit in place
       // that left its length alone would otherwise run with the cache of the old code.)
-      cachedData = own ? trial(shipped, path.join(own, `shipped-${path.basename(shipped)}-${size}-${Math.trunc(mtimeMs)}`), () => hashOf(source) === hash) : readOrNone(shipped);
+      const marks = `shipped-${path.basename(file)}-${kind}-`;
+      cachedData = own ? trial(shipped, path.join(own, `${marks}${hash}-${size}-${Math.trunc(mtimeMs)}`), () => hashOf(bytes) === hash, marks) : readOrNone(shipped);
     }
     cachedData ||= undefined;
   }
@@ -108,10 +110,10 @@ function compile(file) {
 /** The last line of a built bundle: the hash of what comes before it (scripts/bundle.js). */
 const HASH_LINE = /\/\/# chatflow-bundle=([0-9a-f]+)\s*$/;
 
-/** What HASH_LINE holds: SHA-256 of the bundle up to that line, 16 hex digits. */
-function hashOf(source) {
-  const end = source.lastIndexOf('//# chatflow-bundle=');
-  return require('node:crypto').createHash('sha256').update(end < 0 ? source : source.slice(0, end), 'latin1').digest('hex').slice(0, 16);
+/** What HASH_LINE holds: SHA-256 of the bundle's bytes up to that line, 16 hex digits (some 1 ms for both bundles). */
+function hashOf(bytes) {
+  const end = bytes.lastIndexOf('//# chatflow-bundle=');
+  return require('node:crypto').createHash('sha256').update(end < 0 ? bytes : bytes.subarray(0, end)).digest('hex').slice(0, 16);
 }
 
 /**
@@ -123,11 +125,13 @@ function hashOf(source) {
 function ownDir(home) {
   const uid = process.getuid?.();
   try {
+    // (Windows has no owners and modes of this kind: a profile's directories are its user's by their ACL.)
+    if (uid === undefined) return lstatOrMake(path.join(home, 'chatflow', 'code-cache'), fs.statSync).isDirectory();
     const parent = lstatOrMake(home, fs.statSync);
     if ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0) return false;
     for (const dir of [path.join(home, 'chatflow'), path.join(home, 'chatflow', 'code-cache')]) {
       const st = lstatOrMake(dir);
-      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return false;
+      if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) return false;
     }
     return true;
   } catch {
@@ -149,9 +153,10 @@ function lstatOrMake(dir, stat = fs.lstatSync) {
  * becomes `.ok` when the run ends (a V8 that crashes on a damaged cache, exit 133 or 139, never
  * gets there). A trial found at the start is one that crashed: that cache is not used again
  * (false), and the run compiles from the source. A cache written since (another time) is tried
- * anew. `fits` says whether the cache belongs to the bundle (asked once). Undefined: none.
+ * anew. `fits` says whether the cache belongs to the bundle (asked once); the marks of earlier
+ * caches of the kind, named from `earlier` on, go once a trial passes. Undefined: none.
  */
-function trial(file, markStem, fits) {
+function trial(file, markStem, fits, earlier) {
   let fd;
   try {
     fd = fs.openSync(file, 'r');
@@ -166,12 +171,24 @@ function trial(file, markStem, fits) {
     fs.writeFileSync(`${mark}.try`, '');
     // (Not this bundle's: the mark stays, and it is not looked at again.)
     if (fits && !fits()) return false;
-    process.once('exit', () => renameOrNone(`${mark}.try`, `${mark}.ok`));
+    process.once('exit', () => {
+      renameOrNone(`${mark}.try`, `${mark}.ok`);
+      // (The marks of earlier builds' caches, starting with `earlier`, are of no more use.)
+      if (earlier) for (const old of readdirOrNone(path.dirname(mark))) if (old.startsWith(earlier) && !old.startsWith(path.basename(mark))) fs.rmSync(path.join(path.dirname(mark), old), { force: true });
+    });
     return fs.readFileSync(fd);
   } catch {
     return false; // a trial that cannot be recorded is not made
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+function readdirOrNone(dir) {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
@@ -224,7 +241,7 @@ module.exports = {
   /** scripts/train-code-cache.js: where the shipped cache of a built bundle goes. */
   shippedCache: (file) => shippedCache(file, HASH_LINE.exec(fs.readFileSync(file, 'latin1').slice(-100))[1]),
   /** scripts/bundle.js: the line that ends a built bundle. */
-  hashLine: (source) => `//# chatflow-bundle=${hashOf(source)}\n`,
+  hashLine: (bytes) => `//# chatflow-bundle=${hashOf(bytes)}\n`,
   /** scripts/train-code-cache.js: compile from the source, write no user cache, keep the caches of `runKind`. */
   train(runKind) {
     training = true;

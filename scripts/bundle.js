@@ -279,8 +279,9 @@ writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
   const { hashLine } = createRequire(import.meta.url)('../bin/bundles.js');
   for (const name of ['main.cjs', 'server.cjs']) {
     const file = new URL(`../dist/bundle/${name}`, import.meta.url);
-    const code = readFileSync(file, 'latin1');
-    writeFileSync(file, code + (code.endsWith('\n') ? '' : '\n') + hashLine(code), 'latin1');
+    const code = readFileSync(file);
+    const whole = code.at(-1) === 0x0a ? code : Buffer.concat([code, Buffer.from('\n')]);
+    writeFileSync(file, Buffer.concat([whole, Buffer.from(hashLine(whole))]));
   }
 }
 

@@ -41,6 +41,7 @@ export async function seedFor(api: string, headers: Record<string, string> = {})
     updateVariable: { method: 'PUT', path: `/variables/${v1.id}`, body: { value: 'changed' } },
     deleteVariable: { method: 'DELETE', path: `/variables/${v2.id}` },
     importVariables: { method: 'POST', path: '/variables/import', body: [{ name: `I_${randomUUID()}` }] },
+    setVariable: { method: 'POST', path: '/variables/set', body: { name: `S_${randomUUID()}`, value: 's' } },
     listFeedback: { method: 'GET', path: `/feedback/${flow}` },
     createFeedback: { method: 'POST', path: '/feedback', body: { messageId: `${flow}-m2`, rating: 'THUMBS_DOWN' } },
     updateFeedback: { method: 'PUT', path: `/feedback/${feedback.id}`, body: { rating: 'THUMBS_DOWN' } },

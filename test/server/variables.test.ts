@@ -30,6 +30,25 @@ describe.each(storeKinds)('variables on %s', (kind) => {
     expect(v.updatedDate.startsWith('2000')).toBe(false);
   });
 
+  it('POST /variables/set: creates, then updates the one of that name; 20 at once make one; several of the name are a 409', async () => {
+    const first = ok(await call('POST', `${live.api}/variables/set`, { name: 'SET_ME', value: '1' }));
+    expect(first).toEqual({ created: true, variable: expect.objectContaining({ name: 'SET_ME', value: '1', type: 'static' }) });
+    const second = ok(await call('POST', `${live.api}/variables/set`, { name: 'SET_ME', value: '2', type: 'runtime' }));
+    expect(second).toEqual({ created: false, variable: expect.objectContaining({ id: first.variable.id, value: '2', type: 'runtime' }) });
+
+    const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
+    const answers = await Promise.all(values.map((value) => call('POST', `${live.api}/variables/set`, { name: 'RACED', value })));
+    expect(answers.map((a) => a.status)).toEqual(values.map(() => 200));
+    expect(answers.filter((a) => (a.body as { created: boolean }).created)).toHaveLength(1);
+    const raced = (ok(await call('GET', `${live.api}/variables`)) as { name: string; value: string }[]).filter((v) => v.name === 'RACED');
+    expect(raced).toHaveLength(1);
+    expect(values).toContain(raced[0]!.value);
+
+    await create({ name: 'TWO', value: '1' });
+    await create({ name: 'TWO', value: '2' });
+    expectError(await call('POST', `${live.api}/variables/set`, { name: 'TWO', value: '3' }), 409);
+  });
+
   it('POST allows duplicate names', async () => {
     const a = await create({ name: 'DUP', value: '1' });
     const b = await create({ name: 'DUP', value: '2' });

@@ -9,10 +9,13 @@ export const service: CommandDef = {
   summary: 'the local service that answers embedded commands in the background (status, stop)',
   notes: [
     'With no server configured, the first command starts a local service of yours: later commands',
-    'reach the local database through it over a Unix socket (in $XDG_RUNTIME_DIR/chatflow, else',
-    '~/.cache/chatflow/run, mode 0700), instead of loading the service themselves. It exits after',
-    '5 idle minutes (CHATFLOW_SERVICE_IDLE=<seconds>), and never runs with CHATFLOW_NO_SERVICE=1 or',
-    'in CI (CI=true). To run a service on purpose, for other machines or programs: chatflow serve.',
+    'reach the local database through it over a Unix socket (in $XDG_RUNTIME_DIR/chatflow when that',
+    'directory is yours alone, else ~/.cache/chatflow/run, mode 0700), instead of loading the',
+    'service themselves. It exits after 5 idle minutes (CHATFLOW_SERVICE_IDLE=<seconds>), and never',
+    'runs with CHATFLOW_NO_SERVICE=1 or in CI (CI=true). It serves a file, not a path: the database',
+    'removed, replaced, restored over or given a second name, it exits at once, writing nothing more.',
+    'To start over or restore a backup, stop it first (chatflow service stop), then rm or cp the file.',
+    'To run a service on purpose, for other machines or programs: chatflow serve.',
   ].join('\n'),
   commands: [
     {

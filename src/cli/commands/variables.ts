@@ -62,6 +62,11 @@ export const variables: CommandDef = {
     {
       name: 'set',
       summary: 'create a variable, or update the one with that name',
+      notes: [
+        'On our service one transaction: sets of one name at once end with one variable, holding one',
+        'of their values. Flowise has no such request: the name is looked up, then the variable',
+        'updated or created, and two sets of a new name at the same moment may each create it.',
+      ].join('\n'),
       args: [{ name: '<name>' }, { name: '<value>' }],
       flags: [...DATA, ...mutation(), { flags: '--type <type>', help: "variable type, static or runtime (a new one: static; an existing one keeps its own)", values: VARIABLE_TYPE }],
       examples: ['chatflow variables set OPENAI_MODEL gpt-4o', 'chatflow variables set REGION eu-west-1 --type runtime'],

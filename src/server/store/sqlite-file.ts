@@ -61,7 +61,7 @@ export function prepareFile(path: string, template?: string): boolean {
 /**
  * Refuses a file with several names (hard links): SQLite keeps a journal beside each name, so
  * writes through one are lost to, or overwritten by, the other. (A file just made by prepareFile
- * has two names for a moment: asked again a few times.)
+ * has two names for a moment, longer on a busy machine: asked again for up to a second.)
  */
 export async function checkOneName(path: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -72,7 +72,7 @@ export async function checkOneName(path: string): Promise<void> {
       return; // none yet: SQLite makes it
     }
     if (links <= 1) return;
-    if (attempt === 5) {
+    if (attempt === 50) {
       throw new Error(`the file has ${links} names (hard links), and SQLite keeps its journal beside each name: writes through one would be lost to the other; remove the other names (cp makes a copy)`);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
