@@ -103,8 +103,8 @@ function rowShape(columns: readonly JsonColumn[]): RowShape {
  * COPY … TO STDOUT (FORMAT binary) of a row's columns, each row written as the JSON object
  * JSON.stringify gives (`columns` name its keys, in order, and how each value is written), the
  * rows joined by ROW_SEPARATOR. PostgreSQL itself writing the JSON (row_to_json, reparsing each
- * JSON column, to_char of each date) took twice its time for the rows alone, and an export waited
- * for it; here it is a copy of bytes with a few escaped. Each row is written as its CopyData
+ * JSON column, to_char of each date) took longer than the rows themselves, and an export waited
+ * for it (docs/performance.md, Export); here it is a copy of bytes with a few escaped. Each row is written as its CopyData
  * comes (PostgreSQL sends one a row), straight from pg's read buffer: not gathered first.
  */
 export class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
@@ -263,7 +263,7 @@ export class CopyOutJson extends Submitted<JoinedRows & { last: Buffer }> {
   /**
    * Makes room for a row of up to `n` bytes: when `out` is full, what it holds becomes one of the
    * batch's pieces and the row starts a new buffer (growing one by copying what it held cost an
-   * export of a million rows 0.7 s of the service's processor).
+   * export the service's processor for every copy).
    */
   private room(n: number): void {
     if (this.end + n <= this.out.length) return;
