@@ -85,6 +85,8 @@ export interface Kind<T> {
   update(client: ChatflowClient, src: T, dst: T): Promise<void>;
   remove(client: ChatflowClient, dst: T): Promise<void>;
   secret?(t: T): boolean;
+  /** A changed field as an applied update names it (default: as it is). */
+  brief?(field: string): string;
 }
 
 function groupByName<T>(kind: Kind<T>, items: T[]): Map<string, T[]> {
@@ -175,7 +177,7 @@ export async function applyPlan(
  * import of the source's export finds the record there. Answers whether it did: the target may
  * have no import route, refuse the id (not a UUID there), or hold another record under it.
  */
-async function createKeepingId(ingest: () => Promise<{ affected: number }>): Promise<boolean> {
+export async function createKeepingId(ingest: () => Promise<{ affected: number }>): Promise<boolean> {
   try {
     return (await ingest()).affected === 1;
   } catch (err) {

@@ -1,23 +1,27 @@
 // The export file format, shared by `chatflow export` and `chatflow import`: JSON lines, one record
 // a line, each tagged with its resource; the records of a chatflow also carry its id:
 //
+//   {"resource":"chatflow","data":{"id":"…","name":"…","flowData":"{…}","type":"CHATFLOW",…}}
 //   {"resource":"variable","data":{"id":"…","name":"…","value":"…","type":"static",…}}
 //   {"resource":"assistant","data":{"id":"…","details":{…},…}}
 //   {"resource":"message","chatflowid":"flow1","data":{"id":"…","role":"userMessage",…}}
 //   {"resource":"feedback","chatflowid":"flow1","data":{"id":"…","messageId":"…",…}}
 //   {"resource":"upsert-history","chatflowid":"flow1","data":{"id":"…","date":"…",…}}
 //
-// `data` is the record exactly as the server lists it. An export writes variables, assistants,
-// then for each chatflow its messages, feedback and upsert history (feedback after the messages
-// it rates, which is the order an import needs).
+// `data` is the record exactly as the server lists it, but for a chatflow's credentials: where
+// its flowData or settings hold a credential's id (which differs between servers), they hold
+// `{"name":…,"kind":…}` (../chatflow-files.ts). An export writes chatflow definitions, variables,
+// assistants, then for each chatflow its messages, feedback and upsert history (feedback after the
+// messages it rates, which is the order an import needs).
 import { UsageError } from './core/errors.js';
 
 /** `--resources` names, in export order. */
-export const RESOURCES = ['variables', 'assistants', 'messages', 'feedback', 'upsert-history'] as const;
+export const RESOURCES = ['chatflows', 'variables', 'assistants', 'messages', 'feedback', 'upsert-history'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** The `resource` tag of each line. */
 export const TAGS: Record<Resource, string> = {
+  chatflows: 'chatflow',
   variables: 'variable',
   assistants: 'assistant',
   messages: 'message',

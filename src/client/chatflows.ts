@@ -1,5 +1,13 @@
-import type { Chatflow } from '../schema/resources.js';
-import type { HttpCore } from './core.js';
+import type {
+  Chatflow,
+  ChatflowCreate,
+  ChatflowDefinition,
+  ChatflowIngest,
+  ChatflowListItem,
+  ChatflowUpdate,
+} from '../schema/resources.js';
+import type { RouteQuery } from '../schema/routes.js';
+import { type HttpCore, path } from './core.js';
 
 /** Flowise answers whole chatflow objects (flow data and all): only id and name are kept. */
 const idAndName = (item: unknown): Chatflow => {
@@ -7,9 +15,23 @@ const idAndName = (item: unknown): Chatflow => {
   return { id, name };
 };
 
+/** A list's item that is a definition (our service also lists ids only records name: those have no flowData). */
+const isDefinition = (item: ChatflowListItem): item is ChatflowDefinition => typeof item.flowData === 'string';
+
 export function chatflowsApi(core: HttpCore) {
   return {
     list: async (): Promise<Chatflow[]> => (await core.list('/chatflows', undefined, idAndName)).items,
+    // ---- chatflow definitions (issue 33): both servers take and answer flowData and settings as JSON text
+    /** Every chatflow's definition (of one type), as the server answers it. */
+    definitions: async (query: RouteQuery<'listChatflows'> = {}): Promise<ChatflowDefinition[]> =>
+      (await core.list<ChatflowListItem>('/chatflows', query)).items.filter(isDefinition),
+    get: (id: string): Promise<ChatflowDefinition> => core.json('GET', path`/chatflows/${id}`),
+    create: (body: ChatflowCreate): Promise<ChatflowDefinition> => core.json('POST', '/chatflows', { body }),
+    update: (id: string, body: ChatflowUpdate): Promise<ChatflowDefinition> => core.json('PUT', path`/chatflows/${id}`, { body }),
+    delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', path`/chatflows/${id}`),
+    /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
+    ingest: (chatflows: readonly ChatflowIngest[]): Promise<{ affected: number }> => core.postBatches('/chatflows/import', chatflows),
+    // ---- end chatflow definitions
   };
 }
 

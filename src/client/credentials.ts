@@ -1,3 +1,6 @@
+// Flowise's credentials, by name and kind (`credentialName`, e.g. openAIApi), never their secrets:
+// a chatflow refers to a credential by its id, which differs between servers (chatflow files carry
+// the name and kind instead). Our service keeps no credentials.
 import type { HttpCore } from './core.js';
 
 /**

@@ -17,3 +17,16 @@ export const MESSAGE_JSON_FIELDS = [
   'action',
 ] as const;
 export const SORT_ORDERS = ['asc', 'desc'] as const;
+// ---- chatflow definitions (issue 33)
+/** Flowise's kinds of flow (its `type` column): chatflows, agentflows (v2), multi-agent flows, assistants. */
+export const CHATFLOW_TYPES = ['CHATFLOW', 'AGENTFLOW', 'MULTIAGENT', 'ASSISTANT'] as const;
+/** A chatflow's settings Flowise keeps as JSON text beside its flowData (null when unset). */
+export const CHATFLOW_SETTINGS = [
+  'chatbotConfig',
+  'apiConfig',
+  'analytic',
+  'speechToText',
+  'textToSpeech',
+  'followUpPrompts',
+  'mcpServerConfig',
+] as const;

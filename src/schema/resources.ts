@@ -5,6 +5,8 @@ import { DateInput, DateTime, FreeId, Nullable, StringEnum, Uuid } from './commo
 import {
   ASSISTANT_TOOLS,
   ASSISTANT_TYPES,
+  CHATFLOW_SETTINGS,
+  CHATFLOW_TYPES,
   CHAT_TYPES,
   MESSAGE_JSON_FIELDS,
   MESSAGE_ROLES,
@@ -12,7 +14,7 @@ import {
   VARIABLE_TYPES,
 } from './enums.js';
 
-export { ASSISTANT_TOOLS, ASSISTANT_TYPES, CHAT_TYPES, MESSAGE_JSON_FIELDS, MESSAGE_ROLES, RATINGS, VARIABLE_TYPES };
+export { ASSISTANT_TOOLS, ASSISTANT_TYPES, CHATFLOW_SETTINGS, CHATFLOW_TYPES, CHAT_TYPES, MESSAGE_JSON_FIELDS, MESSAGE_ROLES, RATINGS, VARIABLE_TYPES };
 
 /** Marks every property optional: the update body of a resource. */
 function optionalAll<P extends TProperties>(props: P) {
@@ -172,7 +174,64 @@ export const UpsertHistoryDelete = Type.Object({
 
 // ---------------------------------------------------------------- chatflows
 
+/** A chatflow as lists name it: its id and name (on our service, an id its records name has its id as name). */
 export const Chatflow = Type.Object({ id: FreeId, name: Type.String() });
+
+// ---- chatflow definitions (issue 33): the flows themselves, in Flowise's shape
+/**
+ * flowData is JSON text as Flowise keeps and answers it; a body may give the object itself, which
+ * the server writes as text (see server/routes/chatflows.ts). Its settings are JSON text too.
+ */
+const FlowData = Type.String({ minLength: 2, maxLength: 3_145_728, description: 'JSON text of {nodes, edges}' });
+const SettingText = Type.String({ maxLength: 1_048_576, description: 'JSON text' });
+const JsonObject = Type.Object({}, { additionalProperties: true });
+const chatflowFields = {
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  flowData: FlowData,
+  type: StringEnum(CHATFLOW_TYPES),
+  deployed: Nullable(Type.Boolean()),
+  isPublic: Nullable(Type.Boolean()),
+  apikeyid: Nullable(Type.String({ maxLength: 255 })),
+  category: Nullable(Type.String({ maxLength: 65_536 })),
+  ...(Object.fromEntries(CHATFLOW_SETTINGS.map((f) => [f, Nullable(SettingText)])) as Record<
+    (typeof CHATFLOW_SETTINGS)[number],
+    ReturnType<typeof Nullable<typeof SettingText>>
+  >),
+};
+/** What a create or update takes: the JSON texts, or the objects they hold. */
+const SettingInput = Type.Union([SettingText, JsonObject, Type.Array(Type.Unknown())]);
+const chatflowInputs = {
+  ...chatflowFields,
+  flowData: Type.Union([FlowData, JsonObject]),
+  ...(Object.fromEntries(CHATFLOW_SETTINGS.map((f) => [f, Nullable(SettingInput)])) as Record<
+    (typeof CHATFLOW_SETTINGS)[number],
+    ReturnType<typeof Nullable<typeof SettingInput>>
+  >),
+};
+export const ChatflowDefinition = Type.Object({ id: FreeId, ...chatflowFields, createdDate: DateTime, updatedDate: DateTime });
+/** A list's item: a definition, or (our service) only the id and name of a chatflow its records name. */
+export const ChatflowListItem = Type.Object({ ...Type.Partial(ChatflowDefinition).properties, id: FreeId, name: Type.String() });
+export const ChatflowCreate = Type.Object({
+  ...Type.Partial(Type.Object(chatflowInputs)).properties,
+  name: chatflowInputs.name,
+  flowData: chatflowInputs.flowData,
+  type: chatflowInputs.type,
+});
+export const ChatflowUpdate = optionalAll(chatflowInputs);
+/** A chatflow's fields as the store keeps them (the texts). */
+export const ChatflowFields = Type.Object({
+  ...Type.Partial(Type.Object(chatflowFields)).properties,
+  name: chatflowFields.name,
+  flowData: chatflowFields.flowData,
+  type: chatflowFields.type,
+});
+export const ChatflowIngest = Type.Object({
+  ...ChatflowFields.properties,
+  id: Type.Optional(FreeId),
+  createdDate: Type.Optional(DateInput),
+  updatedDate: Type.Optional(DateInput),
+});
+// ---- end chatflow definitions
 
 // ---------------------------------------------------------------- ingest (import of an export)
 
@@ -216,6 +275,12 @@ export type ChatMessageIngest = Static<typeof ChatMessageIngest>;
 export type UpsertHistory = Static<typeof UpsertHistory>;
 export type UpsertHistoryIngest = Static<typeof UpsertHistoryIngest>;
 export type Chatflow = Static<typeof Chatflow>;
+export type ChatflowDefinition = Static<typeof ChatflowDefinition>;
+export type ChatflowListItem = Static<typeof ChatflowListItem>;
+export type ChatflowCreate = Static<typeof ChatflowCreate>;
+export type ChatflowUpdate = Static<typeof ChatflowUpdate>;
+export type ChatflowFields = Static<typeof ChatflowFields>;
+export type ChatflowIngest = Static<typeof ChatflowIngest>;
 export type VariableIngest = Static<typeof VariableIngest>;
 export type FeedbackIngest = Static<typeof FeedbackIngest>;
 export type AssistantIngest = Static<typeof AssistantIngest>;

@@ -20,7 +20,12 @@ import {
   AssistantUpdate,
   ChatMessage,
   ChatMessageIngest,
-  Chatflow,
+  CHATFLOW_TYPES,
+  ChatflowCreate,
+  ChatflowDefinition,
+  ChatflowIngest,
+  ChatflowListItem,
+  ChatflowUpdate,
   Feedback,
   FeedbackCreate,
   FeedbackIngest,
@@ -234,11 +239,37 @@ export const routes = {
     params: ChatflowIdParam, body: OneOrMany(UpsertHistoryIngest), response: Affected, errors: [400], extension: true,
   },
 
+  // ---- chatflow definitions (issue 33)
   listChatflows: {
     method: 'GET', path: '/chatflows', tag: 'chatflows',
-    summary: 'Chatflow ids that have messages, feedback or upsert history',
-    response: Type.Array(Chatflow), errors: [], extension: true,
+    summary: 'The chatflows stored (by name), then the ids that only messages, feedback or upsert history name (id and name only)',
+    query: Query({ type: Type.Optional(StringEnum(CHATFLOW_TYPES)) }),
+    response: Type.Array(ChatflowListItem), errors: [],
   },
+  getChatflow: {
+    method: 'GET', path: '/chatflows/:id', tag: 'chatflows', summary: 'Get a chatflow',
+    params: ChatflowIdParam, response: ChatflowDefinition, errors: [400, 404],
+  },
+  createChatflow: {
+    method: 'POST', path: '/chatflows', tag: 'chatflows',
+    summary: 'Create a chatflow (flowData as JSON text, or the object itself)',
+    body: ChatflowCreate, response: ChatflowDefinition, errors: [400, 422], invalidStatus: 422,
+  },
+  updateChatflow: {
+    method: 'PUT', path: '/chatflows/:id', tag: 'chatflows', summary: 'Update a chatflow (given fields only)',
+    params: ChatflowIdParam, body: ChatflowUpdate, response: ChatflowDefinition, errors: [400, 404],
+  },
+  deleteChatflow: {
+    method: 'DELETE', path: '/chatflows/:id', tag: 'chatflows',
+    summary: "Delete a chatflow's definition (its messages, feedback and upsert history are kept)",
+    params: ChatflowIdParam, response: Affected, errors: [400, 404],
+  },
+  importChatflows: {
+    method: 'POST', path: '/chatflows/import', tag: 'chatflows',
+    summary: 'Ingest an array of chatflows (ids and dates kept; existing ids skipped)',
+    body: Many(ChatflowIngest), response: Affected, errors: [400], extension: true,
+  },
+  // ---- end chatflow definitions
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;

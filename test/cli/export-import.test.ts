@@ -77,7 +77,7 @@ describe('export', () => {
     ]);
     // Soft-deleted upsert history stays out.
     expect(lines.some((l) => l.data.id === 'flow-b-u2')).toBe(false);
-    expect(r.stderr).toMatch(/^exported 72 records \(2 variables, 1 assistants, 60 messages, 6 feedback, 3 upsert-history\) of 2 chatflows to stdout in [\d.]+s\n$/);
+    expect(r.stderr).toMatch(/^exported 72 records \(0 chatflows, 2 variables, 1 assistants, 60 messages, 6 feedback, 3 upsert-history\) of 2 chatflows to stdout in [\d.]+s\n$/);
   });
 
   it('--chatflow and --resources narrow it; --out writes a file (the same bytes as stdout)', async () => {
@@ -92,9 +92,9 @@ describe('export', () => {
   });
 
   it('an unknown resource is a usage error', async () => {
-    const r = await cli(source, ['export', '--resources', 'messages,chatflows']);
+    const r = await cli(source, ['export', '--resources', 'messages,credentials']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('invalid --resources "chatflows"');
+    expect(r.stderr).toContain('invalid --resources "credentials"');
   });
 });
 
@@ -106,6 +106,7 @@ describe('import', () => {
       const imported = await cli(target, ['import', file('a.jsonl'), '-o', 'json']);
       expect(imported.exitCode, imported.stderr).toBe(0);
       expect(JSON.parse(imported.stdout)).toEqual([
+        { resource: 'chatflows', records: 0, imported: 0, existing: 0 },
         { resource: 'variables', records: 2, imported: 2, existing: 0 },
         { resource: 'assistants', records: 1, imported: 1, existing: 0 },
         { resource: 'messages', records: 60, imported: 60, existing: 0 },
@@ -137,7 +138,7 @@ describe('import', () => {
     const env = { CHATFLOW_DB: db };
     const r = await runCli(['import', '-', '-q'], { home, env, input: exported });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('variables\nassistants\nmessages\nfeedback\nupsert-history\n');
+    expect(r.stdout).toBe('chatflows\nvariables\nassistants\nmessages\nfeedback\nupsert-history\n');
     // An import runs the embedded service on a thread of its own; an export answers in this
     // process (its side only copies bytes: a thread cost more CPU and memory than it saved).
     expect((await runCli(['import', '-', '-q', '--debug'], { home, env, input: exported })).stderr).toMatch(/embedded service on http:\/\/127\.0\.0\.1:\d+/);
@@ -217,13 +218,13 @@ describe('import', () => {
     it('--continue-on-error skips and reports bad lines, and imports the rest', async () => {
       writeFileSync(
         file('mixed.jsonl'),
-        [message('z1'), 'not json', message('z3', { content: 42 }), '{"resource":"chatflow","data":{"id":"x"}}', message('z5'), message('z6', { role: 'bot' })].join('\n'),
+        [message('z1'), 'not json', message('z3', { content: 42 }), '{"resource":"credential","data":{"id":"x"}}', message('z5'), message('z6', { role: 'bot' })].join('\n'),
       );
       const r = await cli(target, ['import', file('mixed.jsonl'), '--continue-on-error', '-o', 'json']);
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain('line 2: skipped: not valid JSON');
       expect(r.stderr).toContain('line 3: skipped: content must be a string');
-      expect(r.stderr).toContain('line 4: skipped: unknown resource "chatflow"');
+      expect(r.stderr).toContain('line 4: skipped: unknown resource "credential"');
       expect(r.stderr).toContain('line 6: skipped: data.role must be userMessage or apiMessage');
       expect(r.stderr).toContain('4 bad lines skipped (line 2, 3, 4, 6); the rest was imported');
       expect(JSON.parse(r.stdout)).toContainEqual({ resource: 'messages', records: 2, imported: 2, existing: 0 });
@@ -321,7 +322,8 @@ describe('against Flowise', () => {
       const r = await runCli(['export'], { url: fx.url, home, env: { CHATFLOW_API_KEY: fx.apiKey } });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toContain('not the chatflow service');
-      expect(r.stderr).toContain('chatflow definitions, credentials');
+      expect(r.stderr).toContain('reached; credentials (chatflows name theirs by name and kind), tools');
+      expect(tally(r.stdout).chatflow).toBe(2);
       const counts = tally(r.stdout);
       expect(counts.variable).toBe(3);
       expect(counts.message).toBeGreaterThan(0);

@@ -32,6 +32,8 @@ export async function seedFor(api: string, headers: Record<string, string> = {})
   await ok('POST', `/chatmessage/${flow}`, ['m1', 'm2', 'm3', 'm4'].map((m, i) => ({ id: `${flow}-${m}`, role: i % 2 ? 'apiMessage' : 'userMessage', content: m, chatId: `c${i + 1}` })));
   const feedback = await ok('POST', '/feedback', { messageId: `${flow}-m1`, rating: 'THUMBS_UP' });
   await ok('POST', `/upsert-history/${flow}`, [{ id: `${flow}-u1` }, { id: `${flow}-u2` }]);
+  const flowBody = (name: string) => ({ name, flowData: '{"nodes":[],"edges":[]}', type: 'CHATFLOW' });
+  const [f1, f2] = [await ok('POST', '/chatflows', flowBody('one')), await ok('POST', '/chatflows', flowBody('two'))];
 
   const requests: Record<RouteName, Req> = {
     ping: { method: 'GET', path: '/ping' },
@@ -61,6 +63,11 @@ export async function seedFor(api: string, headers: Record<string, string> = {})
     deleteAnyUpsertHistory: { method: 'PATCH', path: '/upsert-history', body: { ids: [`${flow}-u2`] } },
     ingestUpsertHistory: { method: 'POST', path: `/upsert-history/${flow}`, body: { result: { n: 1 } } },
     listChatflows: { method: 'GET', path: '/chatflows' },
+    getChatflow: { method: 'GET', path: `/chatflows/${f1.id}` },
+    createChatflow: { method: 'POST', path: '/chatflows', body: flowBody('three') },
+    updateChatflow: { method: 'PUT', path: `/chatflows/${f1.id}`, body: { name: 'changed' } },
+    deleteChatflow: { method: 'DELETE', path: `/chatflows/${f2.id}` },
+    importChatflows: { method: 'POST', path: '/chatflows/import', body: [flowBody('imported')] },
   };
   return {
     flow,
@@ -71,6 +78,7 @@ export async function seedFor(api: string, headers: Record<string, string> = {})
       messages: await ok('GET', `/chatmessage/${flow}?feedback=false`),
       feedback: await ok('GET', `/feedback/${flow}`),
       history: await ok('GET', '/upsert-history'),
+      chatflows: await ok('GET', '/chatflows'),
     }),
   };
 }

@@ -25,7 +25,7 @@
 // path answer that status; any path below `/api/v1/__hang` never answers; `requests` logs every
 // request received; `seed(name, data)` adds a chatflow with messages and feedback, as the observed
 // server was filled by SQL inserts (its id a UUID made from the name, as Flowise's ids are UUIDs:
-// `idOf(name)`).
+// `idOf(name)`); `addCredential(name, kind)` adds a credential.
 import http from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -33,11 +33,11 @@ import type { AddressInfo } from 'node:net';
 export const CHATFLOW_A = 'f5c2165a-0a38-40a9-bfa2-6cd73fbb65a2';
 export const CHATFLOW_B = 'c3855e34-2c0b-4e77-8e07-693995a50ad0';
 
-// ---- credentials (issue 30): as GET /api/v1/credentials answers them, with the secret a
+// ---- credentials: as GET /api/v1/credentials answers them, with the secret a
 // credentialName filter would include (the CLI must never ask for it, nor show it).
 export const CREDENTIAL_SECRET = 'enc-U2FsdGVkX1-never-shown';
 export const CREDENTIALS = [
-  { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI prod', credentialName: 'openAIApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
+  { id: 'cccccccc-0000-0000-0000-000000000001', name: 'OpenAI main', credentialName: 'openAIApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:10.000Z', updatedDate: '2026-11-21T14:24:10.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
   { id: 'dddddddd-0000-0000-0000-000000000002', name: 'Anthropic', credentialName: 'anthropicApi', encryptedData: CREDENTIAL_SECRET, createdDate: '2026-11-21T14:24:11.000Z', updatedDate: '2026-11-21T14:24:11.000Z', workspaceId: '6e3bc68d-7177-4119-8e5b-fdd5780b8553' },
 ];
 // ---- end credentials
@@ -89,6 +89,8 @@ export interface FlowiseFixture {
   /** Adds chatflow `name` (made if new; its id `idOf(name)`) with messages and feedback. */
   seed(name: string, data: { messages: SeedRow[]; feedback?: SeedRow[]; upserts?: Row[] }): void;
   idOf(name: string): string;
+  /** Adds a credential, as one made in Flowise's UI; answers its id. */
+  addCredential(name: string, credentialName: string): string;
   close(): Promise<void>;
 }
 
@@ -178,6 +180,8 @@ function seed() {
       { id: 'bbbbbbbb-0000-0000-0000-000000000003', chatflowid: CHATFLOW_A, result: '', flowData: '', date: '2026-03-05T00:00:00.000Z' },
       { id: 'bbbbbbbb-0000-0000-0000-000000000004', chatflowid: CHATFLOW_B, result: '{"numAdded":4}', flowData: '{"nodes":[]}', date: '2026-02-10T00:00:00.000Z' },
     ] as Row[],
+    // What Flowise keeps of each credential, its secret included (see CREDENTIALS).
+    credentials: CREDENTIALS.map((c) => ({ ...c })) as Row[],
     assistants: [
       { id: 'c151b0b4-591e-4fe9-b1ff-a9838b0e6095', details: '{"name":"asst-one","instruction":"be helpful","chatModel":{},"tools":[]}', credential: 'cccccccc-0000-0000-0000-000000000001', iconSrc: null, type: 'CUSTOM', createdDate: '2026-11-21T14:24:30.000Z', updatedDate: '2026-11-21T14:24:30.000Z', workspaceId: WORKSPACE },
     ] as Row[],
@@ -320,7 +324,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         } catch (err) {
           return flowiseError(500, `Error: assistantsService.createAssistant - ${(err as Error).message}`);
         }
-        if (b.type !== 'CUSTOM' && !CREDENTIALS.some((c) => c.id === b.credential)) return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
+        if (b.type !== 'CUSTOM' && !db.credentials.some((c) => c.id === b.credential)) return flowiseError(500, `Error: assistantsService.createAssistant - Error creating new assistant - Credential ${String(b.credential)} not found`);
         if (b.credential == null) return flowiseError(500, 'Error: assistantsService.createAssistant - SQLITE_CONSTRAINT: NOT NULL constraint failed: assistant.credential');
         const now = nowIso();
         const row = { details: b.details, credential: b.credential, iconSrc: b.iconSrc ?? null, type: b.type, workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
@@ -482,13 +486,58 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       // PATCH /upsert-history/{id} is not a route: the UI page answers.
     }
 
-    if (resource === 'chatflows' && method === 'GET' && id === undefined) return json(db.chatflows);
+    // ---- chatflow definitions, as Flowise 3.1.2's source and section 18 have them
+    if (resource === 'chatflows') {
+      if (readOnly && method !== 'GET') return json({ message: 'Forbidden' }, 403);
+      const notFound = () => flowiseError(404, `Chatflow ${String(id)} not found in the database!`);
+      const badType = (t: unknown) => !['CHATFLOW', 'AGENTFLOW', 'MULTIAGENT', 'ASSISTANT'].includes(String(t));
+      // Server-managed fields a body cannot set (stripProtectedFields).
+      const given = () => Object.fromEntries(Object.entries(b).filter(([k]) => !['id', 'createdDate', 'updatedDate', 'workspaceId'].includes(k)));
+      if (method === 'GET' && id === undefined) {
+        const type = q.get('type');
+        const rows = [...db.chatflows].filter((c) => !type || c.type === type).sort((x, y) => String(y.updatedDate).localeCompare(String(x.updatedDate)));
+        const page = Number.parseInt(q.get('page') ?? '', 10);
+        const limit = Number.parseInt(q.get('limit') ?? '', 10);
+        if (page > 0 && limit > 0) return json({ data: rows.slice((page - 1) * limit, page * limit), total: rows.length });
+        return json(rows);
+      }
+      if (method === 'POST' && id === undefined) {
+        if (badType(b.type)) return flowiseError(400, 'Invalid Chatflow Type');
+        if (typeof b.flowData === 'object' && b.flowData !== null) return flowiseError(500, '"[object Object]" is not valid JSON');
+        if (b.name == null) return flowiseError(500, 'SQLITE_CONSTRAINT: NOT NULL constraint failed: chat_flow.name');
+        const now = nowIso();
+        const row: Row = { ...given(), workspaceId: WORKSPACE, id: randomUUID(), createdDate: now, updatedDate: now };
+        for (const k of ['deployed', 'isPublic', 'apikeyid', 'chatbotConfig', 'apiConfig', 'analytic', 'speechToText', 'textToSpeech', 'followUpPrompts', 'category']) row[k] ??= null;
+        db.chatflows.push(row);
+        return json(row);
+      }
+      if (id === undefined) return html();
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return flowiseError(400, 'Invalid Chatflow ID');
+      const row = db.chatflows.find((c) => c.id === id);
+      if (method === 'GET') return row ? json(row) : notFound();
+      if (method === 'PUT') {
+        if (!row) return notFound();
+        if ((b.type || b.type === '') && badType(b.type)) return flowiseError(400, 'Invalid Chatflow Type');
+        Object.assign(row, given(), { updatedDate: nowIso() });
+        return json(row);
+      }
+      if (method === 'DELETE') {
+        if (!row) return flowiseError(500, `Error: chatflowsService.deleteChatflow - Chatflow ${id} not found in the database!`);
+        db.chatflows = db.chatflows.filter((c) => c !== row);
+        db.messages = db.messages.filter((m) => m.chatflowid !== id);
+        db.feedback = db.feedback.filter((f) => f.chatflowid !== id);
+        db.upserts = db.upserts.filter((u) => u.chatflowid !== id);
+        return deleted(1);
+      }
+    }
+    // ---- end chatflow definitions
 
-    // ---- credentials (issue 30): GET /credentials answers every credential without its
-    // encryptedData; with ?credentialName= (one type) Flowise includes encryptedData.
+    // ---- credentials: GET /credentials answers every credential without its encryptedData; with
+    // ?credentialName= (one type) Flowise includes encryptedData (the CLI must never ask for it).
     if (resource === 'credentials' && method === 'GET' && id === undefined) {
+      if (readOnly) return json({ message: 'Forbidden' }, 403);
       const name = q.get('credentialName');
-      return json(name ? CREDENTIALS.filter((c) => c.credentialName === name) : CREDENTIALS.map(({ encryptedData: _, ...c }) => c));
+      return json(name ? db.credentials.filter((c) => c.credentialName === name) : db.credentials.map(({ encryptedData: _, ...c }) => c));
     }
     // ---- end credentials
 
@@ -570,6 +619,12 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       }
       for (const f of data.feedback ?? []) db.feedback.push({ content: null, ...row(f), chatflowid: chatflowId });
       for (const u of data.upserts ?? []) db.upserts.push({ result: '{}', flowData: '{}', ...u, chatflowid: chatflowId });
+    },
+    addCredential(name, credentialName) {
+      const at = nowIso();
+      const id = randomUUID();
+      db.credentials.push({ id, name, credentialName, encryptedData: CREDENTIAL_SECRET, createdDate: at, updatedDate: at, workspaceId: WORKSPACE });
+      return id;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -5,10 +5,10 @@ import { CHATFLOW, OUTPUT_FILE } from '../core/values.js';
 
 export const exportCommand: CommandDef = {
   name: 'export',
-  summary: "write variables, assistants and each chatflow's messages, feedback and upsert history as JSON lines",
+  summary: "write chatflows, variables, assistants and each chatflow's messages, feedback and upsert history as JSON lines",
   flags: [
     { flags: '--chatflow <id>', help: 'only this chatflow (repeatable; default: every chatflow the server lists)', values: CHATFLOW, repeatable: true },
-    { flags: '--resources <list>', help: 'comma-separated: variables,assistants,messages,feedback,upsert-history (default: all)' },
+    { flags: '--resources <list>', help: 'comma-separated: chatflows,variables,assistants,messages,feedback,upsert-history (default: all)' },
     { flags: '-f, --out <file>', help: 'write to this file (default, or -: stdout); it appears only once complete', values: OUTPUT_FILE },
     { flags: '--redact', help: 'mask every e-mail address in the records, and each leadEmail, as [email redacted] (README: Retention and privacy)' },
     ...PROGRESS,
@@ -23,8 +23,9 @@ export const exportCommand: CommandDef = {
     'chatflow export --url http://flowise:3000 --api-key "$KEY" -f flowise.jsonl && chatflow import flowise.jsonl',
   ],
   notes:
-    '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (variables and assistants have no chatflowid);\n' +
-    'data is the record as the server lists it. Variables and assistants belong to no chatflow: --chatflow\n' +
-    'does not narrow them (leave them out with --resources).\n',
+    '\nEach line is {"resource":"message","chatflowid":"…","data":{…}} (chatflows, variables and assistants have\n' +
+    "no chatflowid); data is the record as the server lists it, but a chatflow's credential ids are written as\n" +
+    '{"name":…,"kind":…} (ids differ between servers). --chatflow narrows the chatflows too; variables and\n' +
+    'assistants belong to no chatflow: it does not narrow them (leave them out with --resources).\n',
   handler: () => import('../handlers/export.js').then((m) => m.exportAll),
 };

@@ -11,7 +11,7 @@ export const importCommand: CommandDef = {
     ...DATA,
     { flags: '--dry-run', help: 'read and check every line, and count what would be imported; send nothing' },
     { flags: '--continue-on-error', help: 'skip bad lines (and records the server refuses), report each, import the rest; exit 1 with a summary if any was skipped' },
-    { flags: '--resources <list>', help: 'only these: variables,assistants,messages,feedback,upsert-history (default: all)' },
+    { flags: '--resources <list>', help: 'only these: chatflows,variables,assistants,messages,feedback,upsert-history (default: all)' },
     ...PROGRESS,
   ],
   examples: [

@@ -4,7 +4,7 @@ import { GENERAL, OUTPUT, TIMEOUT } from '../core/flags.js';
 import { PROFILES } from '../core/values.js';
 import { MASK, SECRET_NAME } from '../secrets.js';
 
-const sides = (nouns: string): FlagDef[] => [
+export const sides = (nouns: string): FlagDef[] => [
   { flags: '--from <profile|url>', help: `where the ${nouns} come from: a profile name (chatflow config) or a server URL`, values: PROFILES, required: true },
   { flags: '--to <profile|url>', help: 'where they go: a profile name or a server URL', values: PROFILES, required: true },
   { flags: '--from-api-key <key>', help: 'API key for a --from URL (a profile brings its own)' },
@@ -12,7 +12,7 @@ const sides = (nouns: string): FlagDef[] => [
   TIMEOUT,
 ];
 
-const EXIT_CODE: FlagDef = { flags: '--exit-code', help: 'exit 1 when there are differences, 0 when none (like git diff --exit-code)' };
+export const EXIT_CODE: FlagDef = { flags: '--exit-code', help: 'exit 1 when there are differences, 0 when none (like git diff --exit-code)' };
 
 const help = (key: string) =>
   `\nRecords are matched by ${key}. Values of names matching ${SECRET_NAME} are shown as ${MASK}.\n` +

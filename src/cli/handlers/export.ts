@@ -3,9 +3,11 @@
 // million messages never sit in memory.
 import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
-import type { ChatflowClient } from '../../client/index.js';
+import type { ChatflowClient, ChatflowDefinition } from '../../client/index.js';
 import type { Context } from '../core/context.js';
-import { EXIT } from '../core/errors.js';
+import { credentialsOf } from '../chatflow-promote.js';
+import { withReferences } from '../chatflow-files.js';
+import { EXIT, UserError, messageOf } from '../core/errors.js';
 import { createProgress, progressWanted, type Progress } from '../progress.js';
 import { ChunkWriter, type Out } from '../render/records.js';
 import { groupDigits, plural } from '../render/text.js';
@@ -24,18 +26,37 @@ const LINE_END = Buffer.from('}\n');
 
 const FLOWISE_NOTE =
   'note: this server is not the chatflow service (a Flowise server?): it answers each list whole, so every ' +
-  "chatflow's messages are held in memory in turn; the messages of deleted chatflows cannot be reached; chatflow " +
-  'definitions, credentials, tools, document stores and API keys are not part of this interface and are not exported.';
+  "chatflow's messages are held in memory in turn; the messages of deleted chatflows cannot be reached; " +
+  'credentials (chatflows name theirs by name and kind), tools, document stores and API keys are not part of this interface and are not exported.';
 
-type Source = { resource: Resource; chatflowId?: string };
+/** `only`: the chatflows --chatflow names (of the chatflows' definitions). */
+type Source = { resource: Resource; chatflowId?: string; only?: ReadonlySet<string> };
 
-async function* serialised(values: AsyncIterable<unknown>): AsyncGenerator<string[]> {
+async function* serialised(values: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<string[]> {
   for await (const value of values) yield [JSON.stringify(value)];
 }
 
+/** The chatflows' definitions, credentials by name and kind where the server has credentials (Flowise). */
+async function definitions(client: ChatflowClient, only: ReadonlySet<string> | undefined, warn: (msg: string) => void): Promise<ChatflowDefinition[]> {
+  const defs = (await client.chatflows.definitions()).filter((d) => !only || only.has(d.id));
+  let credentials;
+  try {
+    credentials = await credentialsOf(client, client.serverUrl);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    warn(`${messageOf(err)}; chatflows are exported with their credential ids`);
+  }
+  if (!credentials) return defs;
+  return defs.map((d) => withReferences(d, credentials, (id) => warn(`chatflow ${d.name}: credential ${id} is not among the server's credentials; exported as an id`)));
+}
+
 /** A source's records as JSON texts, in chunks; messages (the bulk) copied as received, not parsed again. */
-function records(client: ChatflowClient, { resource, chatflowId }: Source): AsyncIterable<string[]> {
+function records(client: ChatflowClient, { resource, chatflowId, only }: Source, warn: (msg: string) => void): AsyncIterable<string[]> {
   switch (resource) {
+    case 'chatflows':
+      return (async function* () {
+        yield* serialised(await definitions(client, only, warn));
+      })();
     case 'variables':
       return serialised(client.variables.stream());
     case 'assistants':
@@ -50,9 +71,11 @@ function records(client: ChatflowClient, { resource, chatflowId }: Source): Asyn
 }
 
 /** How many records a source holds, from one-row pages (our service answers X-Total-Count). */
-async function countOf(client: ChatflowClient, { resource, chatflowId }: Source): Promise<number | undefined> {
+async function countOf(client: ChatflowClient, { resource, chatflowId, only }: Source): Promise<number | undefined> {
   const page = { page: 1, limit: 1 };
   switch (resource) {
+    case 'chatflows':
+      return (await client.chatflows.definitions()).filter((d) => !only || only.has(d.id)).length;
     case 'variables':
       return (await client.variables.list(page)).total;
     case 'assistants':
@@ -79,7 +102,7 @@ async function totalOf(client: ChatflowClient, sources: Source[]): Promise<numbe
   return total;
 }
 
-async function writeAll(client: ChatflowClient, sources: Source[], writer: ChunkWriter, progress: Progress, redact?: (text: string) => string) {
+async function writeAll(client: ChatflowClient, sources: Source[], writer: ChunkWriter, progress: Progress, warn: (msg: string) => void, redact?: (text: string) => string) {
   const counts = new Map<Resource, number>();
   for (const source of sources) {
     // The constant part of each line, built once per list.
@@ -95,7 +118,7 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
         progress.add(count);
       }
     } else {
-      for await (const texts of records(client, source)) {
+      for await (const texts of records(client, source, (msg) => progress.interrupt(() => warn(msg)))) {
         let lines = '';
         for (const text of texts) lines += `${head}${redact ? redact(text) : text}}\n`;
         await writer.write(lines);
@@ -161,7 +184,9 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
     chatflows = opts.chatflow?.length ? [...new Set(opts.chatflow)] : (await client.chatflows.list()).map((c) => c.id);
   }
   const sources: Source[] = [
-    ...resources.filter((r) => !PER_CHATFLOW.has(r)).map((resource) => ({ resource })),
+    ...resources
+      .filter((r) => !PER_CHATFLOW.has(r))
+      .map((resource) => ({ resource, ...(resource === 'chatflows' && opts.chatflow?.length ? { only: new Set(opts.chatflow) } : {}) })),
     ...chatflows.flatMap((chatflowId) =>
       resources.filter((r) => PER_CHATFLOW.has(r)).map((resource) => ({ resource, chatflowId })),
     ),
@@ -179,7 +204,7 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
   });
   let counts: Map<Resource, number>;
   try {
-    counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress, opts.redact ? (await import('../redact.js')).redactJson : undefined);
+    counts = await writeAll(client, sources, new ChunkWriter(dest.out), progress, (msg) => ctx.out.warn(msg), opts.redact ? (await import('../redact.js')).redactJson : undefined);
     await dest.finish();
   } catch (err) {
     await dest.abandon();

@@ -46,7 +46,7 @@ const MAX_REPORTED = 100;
 
 const isObject = (v: unknown): v is Data => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
-const TAG_LIST = 'variable, assistant, message, feedback or upsert-history';
+const TAG_LIST = 'chatflow, variable, assistant, message, feedback or upsert-history';
 
 /**
  * The text of `data` in a line as an export writes it (`data` its last key, nothing after it but
@@ -88,6 +88,10 @@ function parseLine(text: string): Line | string {
     if (chatflowid === undefined && resource !== 'feedback') return `a ${tag} line needs "chatflowid"`;
   }
   switch (resource) {
+    case 'chatflows':
+      if (!isText(data.name)) return 'data.name must be a non-empty string';
+      if (!isText(data.flowData)) return 'data.flowData must be JSON text (as the server lists it)';
+      break;
     case 'variables':
       if (!isText(data.name)) return 'data.name must be a non-empty string';
       break;
@@ -208,6 +212,8 @@ function send(client: ChatflowClient, batch: Batch, identity: Identity): Promise
       const named = batch as Batch & { resource: NamedResource };
       return identity.known(named.resource).then((known) => sendNamed(client, named, known, (line, why) => identity.clash(line, why)));
     }
+    case 'chatflows':
+      return client.chatflows.ingest(items as never);
     case 'messages':
       return client.messages.ingest(chatflowid!, items as never);
     case 'feedback':

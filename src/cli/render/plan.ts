@@ -80,13 +80,16 @@ export function renderPlan(entries: PlanEntry[], head: string, opts: { width: nu
   return `${lines.join('\n')}\n`;
 }
 
-/** An applied change as sync reports it: `✓ updated variable X (value)`, or `✗ … failed: why`. */
-export function appliedLine(e: PlanEntry, noun: string, paint: ChalkInstance | undefined): string {
+/**
+ * An applied change as sync reports it: `✓ updated variable X (value)`, or `✗ … failed: why`;
+ * `brief` names a changed field shorter (a chatflow's paths by their node), once each.
+ */
+export function appliedLine(e: PlanEntry, noun: string, paint: ChalkInstance | undefined, brief: (field: string) => string = (f) => f): string {
   if (e.result === 'failed') {
     const line = `  ✗ ${e.action} ${noun} ${sanitize(e.name)} failed: ${sanitize(e.error ?? '')}`;
     return `${paint ? paint.red(line) : line}\n`;
   }
-  const fields = e.action === 'update' ? ` (${(e.changes ?? []).map((c) => c.field).join(', ')})` : '';
+  const fields = e.action === 'update' ? ` (${[...new Set((e.changes ?? []).map((c) => brief(c.field)))].join(', ')})` : '';
   const line = `  ✓ ${e.result} ${noun} ${sanitize(e.name)}${fields}`;
   return `${paint ? paint.green(line) : line}\n`;
 }

@@ -1,6 +1,7 @@
 // Every operation's handler, keyed like the route table (the compiler checks none is missing).
 import { VERSION } from '../../version.js';
 import { assistantRoutes } from './assistants.js';
+import { chatflowRoutes } from './chatflows.js';
 import { feedbackRoutes } from './feedback.js';
 import { messageRoutes } from './messages.js';
 import { TextAnswer, type RouteHandlers } from './types.js';
@@ -10,10 +11,10 @@ import { variableRoutes } from './variables.js';
 export const handlers: RouteHandlers = {
   ping: { handle: () => new TextAnswer('pong') },
   version: { handle: () => ({ version: VERSION }) },
-  listChatflows: { handle: ({ store }) => store.listChatflows() },
   ...variableRoutes,
   ...feedbackRoutes,
   ...assistantRoutes,
   ...messageRoutes,
   ...upsertHistoryRoutes,
+  ...chatflowRoutes,
 };

@@ -328,7 +328,7 @@ export class Engine {
   }
 
   /** Deletes the one row of `table` with this id; NotFound (naming `what`) when there is none. */
-  async deleteById(table: 'assistant' | 'variable', what: string, id: string): Promise<number> {
+  async deleteById(table: 'assistant' | 'variable' | 'chat_flow', what: string, id: string): Promise<number> {
     const r = await this.db.deleteFrom(table).where('id', '=', id).executeTakeFirst();
     if (r.numDeletedRows === 0n) throw new NotFound(what, id);
     return Number(r.numDeletedRows);

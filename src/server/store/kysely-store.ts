@@ -1,8 +1,9 @@
 // The store over kysely: one repository per resource on a shared engine (engine.ts), and the
 // few questions that span the tables.
 import { sql, type Kysely } from 'kysely';
-import type { Chatflow } from '../../schema/resources.js';
+import type { Chatflow, ChatflowDefinition, ChatflowListItem } from '../../schema/resources.js';
 import { KyselyAssistants } from './assistants.js';
+import { KyselyChatflows } from './chatflows.js';
 import { Engine, type ApartTransaction, type BulkInsert, type PgDirect } from './engine.js';
 import { KyselyFeedback } from './feedback.js';
 import { KyselyMessages } from './messages.js';
@@ -18,6 +19,7 @@ export class KyselyStore implements Store {
   readonly assistants: KyselyAssistants;
   readonly messages: KyselyMessages;
   readonly upsertHistory: KyselyUpsertHistory;
+  readonly chatflows: KyselyChatflows;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -37,6 +39,14 @@ export class KyselyStore implements Store {
     this.assistants = new KyselyAssistants(engine);
     this.messages = new KyselyMessages(engine);
     this.upsertHistory = new KyselyUpsertHistory(engine);
+    this.chatflows = new KyselyChatflows(engine);
+  }
+
+  async listAllChatflows(type?: ChatflowDefinition['type']): Promise<ChatflowListItem[]> {
+    const defined = await this.chatflows.list(type);
+    if (type !== undefined) return defined;
+    const ids = new Set(defined.map((c) => c.id));
+    return [...defined, ...(await this.listChatflows()).filter((c) => !ids.has(c.id))];
   }
 
   async listChatflows(): Promise<Chatflow[]> {

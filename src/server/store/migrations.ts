@@ -167,6 +167,31 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // ---- chatflow definitions (issue 33): the flows themselves, as Flowise's chat_flow table
+    // holds them (flowData and the settings as JSON text). Listed by name; a promotion matches
+    // chatflows by name, so the name is indexed too.
+    '0007_chatflow_definitions': {
+      async up(db: Kysely<unknown>) {
+        let table = db.schema
+          .createTable('chat_flow')
+          .addColumn('id', str(255), (c) => c.primaryKey())
+          .addColumn('name', str(255), (c) => c.notNull())
+          .addColumn('flowData', 'text', (c) => c.notNull())
+          .addColumn('type', str(20), (c) => c.notNull())
+          .addColumn('deployed', str(5))
+          .addColumn('isPublic', str(5))
+          .addColumn('apikeyid', str(255))
+          .addColumn('category', 'text');
+        for (const setting of ['chatbotConfig', 'apiConfig', 'analytic', 'speechToText', 'textToSpeech', 'followUpPrompts', 'mcpServerConfig']) {
+          table = table.addColumn(setting, 'text');
+        }
+        await table
+          .addColumn('createdDate', date, (c) => c.notNull())
+          .addColumn('updatedDate', date, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('chat_flow_name').on('chat_flow').columns(['name', 'id']).execute();
+      },
+    },
   };
 }
 

@@ -62,10 +62,34 @@ export interface UpsertHistoryRow {
   deletedDate: StoredDate | null;
 }
 
+// ---- chatflow definitions (issue 33)
+export interface ChatflowRow {
+  id: string;
+  name: string;
+  flowData: string;
+  type: string;
+  /** 'true' / 'false' / null: kept as text (a PostgreSQL bulk insert passes every column as text). */
+  deployed: string | null;
+  isPublic: string | null;
+  apikeyid: string | null;
+  category: string | null;
+  chatbotConfig: string | null;
+  apiConfig: string | null;
+  analytic: string | null;
+  speechToText: string | null;
+  textToSpeech: string | null;
+  followUpPrompts: string | null;
+  mcpServerConfig: string | null;
+  createdDate: StoredDate;
+  updatedDate: StoredDate;
+}
+// ---- end chatflow definitions
+
 export interface Database {
   variable: VariableRow;
   chat_message_feedback: FeedbackRow;
   assistant: AssistantRow;
   chat_message: ChatMessageRow;
   upsert_history: UpsertHistoryRow;
+  chat_flow: ChatflowRow;
 }

@@ -13,6 +13,10 @@ import type {
   ChatMessage,
   ChatMessageIngest,
   Chatflow,
+  ChatflowFields,
+  ChatflowDefinition,
+  ChatflowIngest,
+  ChatflowListItem,
   Feedback,
   FeedbackCreate,
   FeedbackIngest,
@@ -142,6 +146,21 @@ export interface UpsertHistoryRepository {
   ingest(chatflowid: string, records: UpsertHistoryIngest[]): Promise<number>;
 }
 
+// ---- chatflow definitions (issue 33)
+export interface ChatflowRepository {
+  create(input: ChatflowFields): Promise<ChatflowDefinition>;
+  /** Every definition (of one type), by name. */
+  list(type?: ChatflowDefinition['type']): Promise<ChatflowDefinition[]>;
+  /** Throws NotFound. */
+  get(id: string): Promise<ChatflowDefinition>;
+  /** Throws NotFound. */
+  update(id: string, patch: Partial<ChatflowFields>): Promise<ChatflowDefinition>;
+  /** The definition only; answers how many went; throws NotFound when none. */
+  delete(id: string): Promise<number>;
+  ingest: Ingest<ChatflowIngest>;
+}
+// ---- end chatflow definitions
+
 export interface Store {
   readonly kind: Dialect;
   readonly variables: VariableRepository;
@@ -149,9 +168,15 @@ export interface Store {
   readonly assistants: AssistantRepository;
   readonly messages: MessageRepository;
   readonly upsertHistory: UpsertHistoryRepository;
+  readonly chatflows: ChatflowRepository;
 
   /** Chatflow ids that have messages, feedback or upsert history. */
   listChatflows(): Promise<Chatflow[]>;
+  /**
+   * The chatflows stored (of one type), by name; then, without a type, the ids only records
+   * name, as `{id, name: id}`.
+   */
+  listAllChatflows(type?: ChatflowDefinition['type']): Promise<ChatflowListItem[]>;
   /** Cheap round trip, for readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;
