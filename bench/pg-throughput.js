@@ -19,7 +19,7 @@ const self = fileURLToPath(import.meta.url);
 
 if (process.argv[2] === '--replica') {
   const { startServer } = await import('../dist/server/app.js');
-  const { openPostgresStore } = await import('../dist/server/store/postgres.js');
+  const { openPostgresStore } = await import('../dist/server/store/postgres/open.js');
   const store = await openPostgresStore(process.argv[3], { poolSize: Number(process.argv[4] ?? 10) });
   const server = await startServer({ store, port: 0 });
   process.send?.({ url: server.url });

@@ -9,6 +9,7 @@
 //   that the service's work (parsing, validation, the database) and the CLI's (reading and
 //   parsing the file) run side by side on two cores. (An export's CLI side only copies bytes:
 //   there a thread cost more than it saved.)
+import { CONNECTION_LOST, IDEMPOTENT } from '../client/core.js';
 import type { BatchLimits, RequestFn } from '../client/index.js';
 import { GONE_HEADER, type Found } from './local-service.js';
 import { MAX_INGEST_ITEMS } from '../schema/limits.js';
@@ -106,9 +107,6 @@ export function exposedDatabase(dbPath: string): string | undefined {
 
 /** Errors of a request that never reached the service: its socket is gone or nothing listens. */
 const UNSENT = new Set(['ECONNREFUSED', 'ENOENT']);
-/** Errors of a connection lost before the answer began: the service stopped meanwhile. */
-const LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /**
  * Requests over the local service's socket. Should the service be gone (killed, stopped, idled
@@ -131,7 +129,7 @@ async function overSocket(socket: string, dbPath: string): Promise<EmbeddedServi
         gone = true;
       } catch (err) {
         const code = (err as { code?: unknown }).code;
-        if (options.signal?.aborted || typeof code !== 'string' || !(UNSENT.has(code) || LOST.has(code))) throw err;
+        if (options.signal?.aborted || typeof code !== 'string' || !(UNSENT.has(code) || CONNECTION_LOST.has(code))) throw err;
         gone = true;
         if (!UNSENT.has(code) && !IDEMPOTENT.has(options.method)) {
           throw new Error(`the local service stopped while answering ${options.method} (the change may or may not have been made): check, then run the command again`);

@@ -6,7 +6,7 @@
 import { chmodSync, lstatSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { startServer, type RunningServer } from '../server/app.js';
 import { openStore } from '../server/open-store.js';
-import { dropJournal, holdFile, type Gone, type HeldFile } from '../server/sqlite-file.js';
+import { dropJournal, holdFile, type Gone, type HeldFile } from '../server/store/sqlite-file.js';
 import { VERSION } from '../version.js';
 import { BULK_BODY_LIMIT, OTHER_DB } from './embedded.js';
 import { DEFAULT_IDLE_SECONDS, GONE_HEADER, removeFile, serviceFiles, type ServiceInfo } from './local-service.js';

@@ -17,7 +17,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { dropJournal, identityAt, identityOf } from '../server/sqlite-file.js';
+import { dropJournal, identityAt, identityOf } from '../server/store/sqlite-file.js';
 import { VERSION } from '../version.js';
 import { cacheDir } from './dirs.js';
 // (node:net, node:child_process and node:url are taken when used, with process.getBuiltinModule:

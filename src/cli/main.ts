@@ -3,8 +3,13 @@
 // words (core/usage.ts), exit 2.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
 import { EXIT } from './core/errors.js';
+import { onDataChanged } from './core/context.js';
 import { stdoutMayBeTerminal, writeOut } from './core/stdout.js';
 import { buildProgram } from './program.js';
+
+// The ids TAB offers may be gone, or new, after a command changed data: the next completion asks
+// the server again.
+onDataChanged(() => import('./completion/cache.js').then((m) => m.forgetLiveValues()));
 
 export async function main(argv = process.argv): Promise<number> {
   // `chatflow help variables set` is `chatflow variables set --help` (commander's help command

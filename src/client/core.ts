@@ -7,7 +7,8 @@
 import type { Dispatcher } from 'undici';
 import { ChatflowError, httpError } from './errors.js';
 import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
-import { http1Transport, proxyConfigured, undiciTransport, type Transport } from './transports.js';
+import type { Answer, RequestFn, Transport } from './transport-types.js';
+import { http1Transport, proxyConfigured, undiciTransport } from './transports.js';
 
 export interface CoreOptions {
   /** Server root (`http://host:3000`); `/api/v1` is added unless the URL already ends with it. */
@@ -100,39 +101,12 @@ export interface ListResult<T> {
 
 export type Normalise<T> = (item: unknown) => T;
 
-/** What the core passes to a transport's request (./transports.ts; undici's request() takes it as is). */
-export interface RequestOptions {
-  method: string;
-  headers: Record<string, string>;
-  body: string | Buffer | undefined;
-  /** The longest wait for the answer's headers, from the request's start. */
-  headersTimeout: number;
-  /** The longest wait for the next chunk of the body while the reader waits for it. */
-  bodyTimeout: number;
-  /** The whole answer's deadline. */
-  signal?: AbortSignal;
-}
-
-/** What the core reads of an answer: a transport's (undici's ResponseData is one), or an in-process service's. */
-export interface Answer {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: AnswerBody;
-}
-
-export interface AnswerBody extends AsyncIterable<Uint8Array> {
-  readonly destroyed: boolean;
-  text(): Promise<string>;
-  /** Reads and drops the rest. */
-  dump(): Promise<void>;
-  destroy(error?: Error): unknown;
-}
-
-export type RequestFn = (url: string, options: RequestOptions) => Promise<Answer>;
-
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** The methods a request may be sent again by (a retry, or the embedded service's restart: cli/embedded.ts). */
+export const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** Errors of a connection lost before the answer began. */
+export const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
-const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const RETRY_CODES = new Set(['ECONNREFUSED', ...CONNECTION_LOST]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 /** Sort parameters go out upper case: Flowise honours only the exact `DESC`. */
 const UPPERCASE_PARAMS = new Set(['order', 'sortOrder']);

@@ -82,16 +82,13 @@ export {
   HttpCore,
   JsonText,
   buildQuery,
-  type Answer,
-  type AnswerBody,
   type BatchLimits,
   type CoreOptions,
   type ListResult,
   type QueryInput,
   type RawResponse,
-  type RequestFn,
-  type RequestOptions,
 } from './core.js';
+export type { Answer, AnswerBody, RequestFn, RequestOptions } from './transport-types.js';
 export type { Credential } from './credentials.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery, PlanOptions } from './messages.js';

@@ -2,7 +2,7 @@
 // only once it has built the whole list (page and limit ignored: 20 s and gigabytes of its memory
 // at 200,000 messages), but pages by session when `feedback` is set (how its own UI pages): page P
 // of L holds every message of the P-th L sessions, the sessions in the order of their last message
-// (`ORDER BY MAX(createdDate)`, flowise-versions.md 5 and its source), each message with a
+// (`ORDER BY MAX(createdDate)`, docs/spec/flowise-versions.md 5 and its source), each message with a
 // `feedback` property. So the first rows come at once and neither side holds the whole list.
 //
 // - Sessions per page start small (a first row at once) and double, on a boundary that keeps the

@@ -12,14 +12,8 @@
 // - A service in the same process passes its own `request` (server/in-process.ts).
 import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { Answer, AnswerBody, RequestFn, RequestOptions } from './core.js';
+import type { Answer, AnswerBody, RequestFn, RequestOptions, Transport } from './transport-types.js';
 import { AnswerParser, requestHead } from './http1.js';
-
-export interface Transport {
-  request: RequestFn;
-  /** Closes the connections it keeps alive. */
-  close(): Promise<void>;
-}
 
 /** The codes undici gives its timeouts: a caller sees the same `code` whichever transport sent. */
 const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';

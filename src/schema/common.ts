@@ -1,6 +1,8 @@
 // Building blocks shared by every resource schema. The server validates with these, the OpenAPI
 // document is generated from them, and the client's types are derived from them.
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { DATE_BOUND_PATTERN } from './dates.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from './limits.js';
 
 /** A string restricted to a fixed set of values (a JSON Schema `enum`, friendlier than anyOf). */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
@@ -18,17 +20,6 @@ export const Uuid = Type.String({ format: 'uuid', 'x-rule': 'must be a UUID' });
 export const FreeId = Type.String({ minLength: 1, maxLength: 255 });
 /** Dates always go out as ISO 8601 UTC with milliseconds. */
 export const DateTime = Type.String({ format: 'date-time', examples: ['2026-01-02T03:04:05.000Z'] });
-/**
- * A date filter bound, as a pattern that says exactly which texts the server takes (it enforces
- * this very pattern): a day of the calendar (29 February only in leap years), optionally with a
- * time (seconds and fraction optional) and a zone (UTC when absent). `[0-9]`, not `\d`: in a
- * Python regex (test tools generate from this pattern) `\d` takes any script's digits.
- */
-const CALENDAR_DAY =
-  '(?:[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)' +
-  '|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
-const TIME_OF_DAY = '[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?';
-export const DATE_BOUND_PATTERN = `^${CALENDAR_DAY}(?:${TIME_OF_DAY})?$`;
 const DATE_RULE = 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)';
 /** Date filter bound: an ISO 8601 date-time or a plain date; both bounds are inclusive. */
 export const DateBound = Type.String({ pattern: DATE_BOUND_PATTERN, examples: ['2026-01-31', '2026-01-31T12:00:00Z'], 'x-rule': DATE_RULE });
@@ -47,9 +38,6 @@ export const SortOrderParam = Type.String({
 const QUERY_BOOLEANS = ['true', 'false', '1', '0'] as const;
 export const QueryBoolean = StringEnum(QUERY_BOOLEANS);
 
-export const MAX_PAGE_SIZE = 1000;
-/** Keeps the row offset, (page - 1) × limit, a safe integer that every database takes. */
-export const MAX_PAGE = 1_000_000_000;
 export const Pagination = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: 'Page number, from 1; the total is in X-Total-Count' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'Page size' })),

@@ -3,3 +3,8 @@
 
 /** The most records one ingest request may carry (one transaction). */
 export const MAX_INGEST_ITEMS = 10_000;
+
+/** The largest page a list answers (`limit`). */
+export const MAX_PAGE_SIZE = 1000;
+/** Keeps the row offset, (page - 1) × limit, a safe integer that every database takes. */
+export const MAX_PAGE = 1_000_000_000;

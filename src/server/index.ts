@@ -3,4 +3,4 @@ export { buildApp, startServer, type AppOptions, type RunningServer, type Server
 export type { Retention, RetentionPolicy } from './retention.js';
 export { openSqliteStore } from './store/sqlite.js';
 export type { Store } from './store/types.js';
-export { openPostgresStore } from './store/postgres.js';
+export { openPostgresStore } from './store/postgres/open.js';

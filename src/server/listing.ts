@@ -73,7 +73,7 @@ async function* jsonLines<R>(
 async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
   const chunks = await listingChunks(listing, sent);
   // Two chunks read ahead, not Readable.from's 16: a PostgreSQL list's batch of messages comes in
-  // buffers of some 4 MB (engine.ts, postgres.ts), and a slow reader's answer would hold eight.
+  // buffers of some 4 MB (engine.ts, store/postgres/copy-out-json.ts), and a slow reader's answer would hold eight.
   return typeof chunks === 'string' ? chunks : Readable.from(chunks, { highWaterMark: 2 });
 }
 

@@ -38,7 +38,7 @@ class StartupError extends Error {
 
 export async function openStore(choice: StoreChoice): Promise<Store> {
   if (choice.databaseUrl) {
-    const { openPostgresStore } = await import('./store/postgres.js');
+    const { openPostgresStore } = await import('./store/postgres/open.js');
     try {
       return await openPostgresStore(choice.databaseUrl, { poolSize: choice.poolSize });
     } catch (err) {

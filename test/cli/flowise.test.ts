@@ -1,5 +1,5 @@
 // Flowise compatibility: the CLI against a small local server answering with the shapes a real
-// Flowise 3.1 gives (test/helpers/flowise-fixture.ts, from ../shared/spec/flowise-observed.md).
+// Flowise 3.1 gives (test/helpers/flowise-fixture.ts, from docs/spec/flowise-observed.md).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

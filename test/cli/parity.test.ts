@@ -1,6 +1,6 @@
 // One meaning on every server: the same `messages`, `feedback` and `upsert-history` commands against
 // our service and against the Flowise fixture as 3.1.2 and as 3.1.4 (test/helpers/flowise-fixture.ts,
-// which answers as those versions do: flowise-observed.md section 4, flowise-versions.md) list and
+// which answers as those versions do: docs/spec/flowise-observed.md section 4, docs/spec/flowise-versions.md) list and
 // delete the same records. Where Flowise cannot delete
 // exactly what the listing shows, the CLI refuses (exit 2) and deletes nothing.
 import { randomUUID } from 'node:crypto';
@@ -106,7 +106,7 @@ const FEEDBACK_LISTS: [string, string[], string[]][] = [
 
 /**
  * [why, flags, messages left, ratings deleted with them, refused by Flowise]: Flowise's delete takes
- * every rating of a chat it touches (flowise-versions.md 1), so a delete of part of a chat whose kept
+ * every rating of a chat it touches (docs/spec/flowise-versions.md 1), so a delete of part of a chat whose kept
  * messages are rated is refused there (exit 2, nothing deleted), where our service deletes exactly.
  */
 const DELETES: [string, string[], string[], number, boolean?][] = [

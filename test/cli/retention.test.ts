@@ -69,7 +69,7 @@ describe('messages prune against our service', () => {
 
 /**
  * A live conversation: two messages older than the cut-off and a newer rated answer (chat cz), beside
- * an old chat (co) whose own answer is rated. flowise-versions.md 1: Flowise's delete takes every
+ * an old chat (co) whose own answer is rated. docs/spec/flowise-versions.md 1: Flowise's delete takes every
  * rating of a chat it touches.
  */
 const liveChat = (flow: string) => ({

@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { AnswerParser } from '../../src/client/http1.js';
-import type { Answer, RequestOptions } from '../../src/client/core.js';
-import { http1Transport, type Transport } from '../../src/client/transports.js';
+import type { Answer, RequestOptions, Transport } from '../../src/client/transport-types.js';
+import { http1Transport } from '../../src/client/transports.js';
 import { asReported } from '../helpers/exit.js';
 
 interface Received {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATE_BOUND_PATTERN } from '../../src/schema/common.js';
+import { DATE_BOUND_PATTERN } from '../../src/schema/dates.js';
 import { routes, type RouteSpec } from '../../src/schema/routes.js';
 import { MAX_JSON_DEPTH, startServer, type RunningServer } from '../../src/server/app.js';
 import { call, ok } from '../helpers/http.js';

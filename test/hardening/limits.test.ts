@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../src/schema/common.js';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../src/schema/limits.js';
 import { routes, type RouteName, type RouteSpec } from '../../src/schema/routes.js';
 import { MAX_JSON_DEPTH, buildApp, startServer, type RunningServer } from '../../src/server/app.js';
 import { call, expectError } from '../helpers/http.js';

@@ -1,11 +1,11 @@
 // A stand-in for a real Flowise 3.1.2 server, answering with the shapes recorded in
-// ../shared/spec/flowise-observed.md: 401 `{"error":"Unauthorized Access"}`, 403 `{"message":"Forbidden"}`,
+// docs/spec/flowise-observed.md: 401 `{"error":"Unauthorized Access"}`, 403 `{"message":"Forbidden"}`,
 // the UI's index.html with 200 for any route Flowise lacks, a plain-text 404 from PUT /variables,
 // `details` as a JSON string, `{"raw":[],"affected":N}` deletes, `{"status":"OK"}` from PUT /feedback,
 // compact one-line JSON, service errors as 500 `Error: xxxService.fn - ...`, `{data,total}` pages.
 // Plain node:http, in memory, fresh data on every start.
 //
-// Chat messages and feedback as section 4 of flowise-observed.md records them: dates kept as SQLite
+// Chat messages and feedback as section 4 of docs/spec/flowise-observed.md records them: dates kept as SQLite
 // text (seeded rows and column defaults without milliseconds) and compared as text with the bound
 // rendered `YYYY-MM-DD HH:MM:SS.SSS` (a plain date is midnight, an unreadable one ignored); lone
 // bounds ignored by the feedback list and by DELETE with chatId; DELETE without chatId ignoring
@@ -14,7 +14,7 @@
 // page/limit ignored otherwise; only the exact `DESC` descending; chatType case-sensitive; 500
 // "Unauthorized access" from GET /chatmessage for a chatflow it does not know.
 //
-// Versions (flowise-versions.md): `startFlowiseFixture({ version: '3.1.4' })` answers as 3.1.3+ does
+// Versions (docs/spec/flowise-versions.md): `startFlowiseFixture({ version: '3.1.4' })` answers as 3.1.3+ does
 // where they differ: GET /upsert-history of an unknown chatflow 404, of a non-UUID 400, and a PATCH
 // naming an unknown id 404 deleting nothing of the batch. Every version: a DELETE of messages takes
 // every feedback of each chat it touches; session pages (`feedback=…&page&limit`) come in the order
@@ -60,7 +60,7 @@ export interface FixtureOptions {
   /** Milliseconds an answered row of GET /chatmessage costs before the first byte (0: none). */
   msPerRow?: number;
   /**
-   * PostgreSQL behind it (flowise-versions.md 4): a chatflow id that is no UUID, or a date it cannot
+   * PostgreSQL behind it (docs/spec/flowise-versions.md 4): a chatflow id that is no UUID, or a date it cannot
    * read, reaches the database and is a 500 `invalid input syntax for type …`.
    */
   postgres?: boolean;
@@ -411,7 +411,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         const ids = new Set(gone.map((m) => m.id));
         generation++;
         db.messages = db.messages.filter((m) => !ids.has(m.id));
-        // Every feedback of each chat touched, on kept messages too (`delete({ chatId })`, flowise-versions.md 1).
+        // Every feedback of each chat touched, on kept messages too (`delete({ chatId })`, docs/spec/flowise-versions.md 1).
         const chats = new Set(gone.map((m) => m.chatId));
         db.feedback = db.feedback.filter((f) => !chats.has(f.chatId));
         return deleted(ids.size);

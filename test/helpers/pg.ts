@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
-import { openPostgresStore, type PostgresOptions } from '../../src/server/store/postgres.js';
+import { openPostgresStore, type PostgresOptions } from '../../src/server/store/postgres/open.js';
 import type { KyselyStore } from '../../src/server/store/kysely-store.js';
 import type {} from './pg-global-setup.js';
 

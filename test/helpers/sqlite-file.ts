@@ -1,7 +1,8 @@
 // A SQLite file looked at directly, through the driver the store runs on this Node
 // (src/server/store/sqlite-driver.ts: node:sqlite from Node 22.16, better-sqlite3 before), so that
 // the tests see the files as users' machines make them.
-import { sqliteDriver, type SqliteConnection } from '../../src/server/store/sqlite-driver.js';
+import type { SqliteConnection } from '../../src/server/store/sqlite-connection.js';
+import { sqliteDriver } from '../../src/server/store/sqlite-driver.js';
 
 export type { SqliteConnection };
 

@@ -13,7 +13,7 @@ import { Conflict, NotFound } from '../../src/server/store/errors.js';
 import { isUnavailable } from '../../src/server/store/failures.js';
 import type { KyselyStore } from '../../src/server/store/kysely-store.js';
 import type { ChatMessageIngest } from '../../src/schema/resources.js';
-import { openPostgresStore, redactUrl } from '../../src/server/store/postgres.js';
+import { openPostgresStore, redactUrl } from '../../src/server/store/postgres/open.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { ROW_SEPARATOR, type JoinedRows, type Listing } from '../../src/server/store/types.js';
 import { call, expectError, ok } from '../helpers/http.js';

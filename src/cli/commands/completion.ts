@@ -1,11 +1,9 @@
 // `chatflow completion <shell>` prints a completion script; the hidden `chatflow __complete
 // <words...>` answers it (see ../completion/). The scripts live in completions/ at the package root.
+import { SHELLS } from '../completion/shells.js';
 import type { CommandDef } from '../core/command.js';
 import { GENERAL } from '../core/flags.js';
 import { choices } from '../core/values.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 export const completion: CommandDef = {
   name: 'completion',

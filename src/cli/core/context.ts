@@ -24,6 +24,16 @@ export interface GlobalFlags {
   pager?: boolean;
 }
 
+const dataChangedHooks: (() => unknown)[] = [];
+
+/**
+ * Registers what runs after a run whose requests changed data: a feature's cache that such a
+ * change makes stale (the completion cache, registered by main.ts) drops itself here.
+ */
+export function onDataChanged(hook: () => unknown): void {
+  dataChangedHooks.push(hook);
+}
+
 export class Context {
   private session?: Promise<Session>;
 
@@ -88,7 +98,6 @@ export class Context {
     const session = this.session ? await this.session.catch(() => undefined) : undefined;
     if (!session) return;
     await session.close();
-    // The ids TAB offers may be gone, or new: the next completion asks the server again.
-    if (session.client.changedData) (await import('../completion/cache.js')).forgetLiveValues();
+    if (session.client.changedData) for (const hook of dataChangedHooks) await hook();
   }
 }

@@ -1,6 +1,7 @@
 // Flags many commands share. Program-level flags are positional (given before the subcommand),
 // so each command that talks to a server also carries them itself: `chatflow variables list -o
 // json --url …` reads naturally, and `serve --api-key` can mean the keys it accepts.
+import { MAX_PAGE_SIZE } from '../../schema/limits.js';
 import { FORMATS } from '../render/formats.js';
 import type { FlagDef } from './command.js';
 import { CHATFLOW, choices, INPUT_FILE, PROFILES } from './values.js';
@@ -40,7 +41,7 @@ export const DATA: FlagDef[] = [...CONNECTION, ...OUTPUT, ...GENERAL];
 
 export const PAGE: FlagDef[] = [
   { flags: '--page <n>', help: 'page number, from 1 (the total goes to stderr)' },
-  { flags: '--limit <n>', help: 'page size, at most 1000' },
+  { flags: '--limit <n>', help: `page size, at most ${MAX_PAGE_SIZE}` },
 ];
 
 /** A progress bar on stderr for long work: on a terminal unless --no-progress, elsewhere with --progress. */

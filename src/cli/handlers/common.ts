@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
+import { MAX_PAGE_SIZE } from '../../schema/limits.js';
 import { idOf, records, unknownChatflow, type Named } from '../names.js';
 import { canPrompt, confirm } from '../prompts.js';
 import type { ListView } from '../render/list-table.js';
@@ -85,7 +86,7 @@ export interface PageFlags {
 export function pageFlags(opts: PageFlags) {
   return {
     page: parseNumber('--page', opts.page, { integer: true, min: 1 }),
-    limit: parseNumber('--limit', opts.limit, { integer: true, min: 1, max: 1000 }),
+    limit: parseNumber('--limit', opts.limit, { integer: true, min: 1, max: MAX_PAGE_SIZE }),
   };
 }
 

@@ -1,9 +1,9 @@
 // `chatflow completion <shell>` and `chatflow __complete` handlers.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { Shell } from '../commands/completion.js';
 import { complete, formatCandidates } from '../completion/complete.js';
 import { spawnRefresher } from '../completion/refresher.js';
+import type { Shell } from '../completion/shells.js';
 import type { Context } from '../core/context.js';
 import { writeOut } from '../core/stdout.js';
 

@@ -1,4 +1,4 @@
-// Our service reads the interface as SEMANTICS.md decides: the query goes as given.
+// Our service reads the interface as docs/spec/SEMANTICS.md decides: the query goes as given.
 import { defined, flag } from '../queries.js';
 import type { Dialect } from './types.js';
 

@@ -1,4 +1,4 @@
-// Flowise 3.x, as ../shared/spec/flowise-observed.md records it (section 4), asked so that it
+// Flowise 3.x, as docs/spec/flowise-observed.md records it (section 4), asked so that it
 // answers what the interface means:
 // - dates: a plain date is midnight to Flowise (`endDate=2026-02-15` drops that day), an unreadable
 //   one is ignored; its filters compare text, so a row stored without milliseconds (SQLite column
@@ -12,8 +12,8 @@
 // - an unknown chatflow (or one outside the key's workspace) is a 500 "Unauthorized access" on
 //   GET /chatmessage: an empty list, as on our service, where a chatflow is just an id. A chatflow
 //   id that is no UUID is never sent: Flowise makes only UUIDs, and on PostgreSQL such an id is a
-//   500 "invalid input syntax for type uuid" (flowise-versions.md 4).
-// Versions (flowise-versions.md 3): 3.1.3+ answers GET /upsert-history of an unknown chatflow 404
+//   500 "invalid input syntax for type uuid" (docs/spec/flowise-versions.md 4).
+// Versions (docs/spec/flowise-versions.md 3): 3.1.3+ answers GET /upsert-history of an unknown chatflow 404
 // and of a non-UUID 400 (an empty list, as 3.1.2 and our service answer), and a PATCH naming one
 // unknown id 404, deleting nothing of its batch. An unknown version is taken as the newest.
 import type { ChatMessage } from '../../schema/resources.js';

@@ -1,5 +1,5 @@
 // Which server the client talks to, learnt once per server URL: its kind and, for Flowise, its
-// version (what each version honours differs: flowise-versions.md); and its dialect.
+// version (what each version honours differs: docs/spec/flowise-versions.md); and its dialect.
 import type { HttpCore } from '../core.js';
 import { chatflowDialect } from './chatflow.js';
 import { flowiseDialect } from './flowise.js';

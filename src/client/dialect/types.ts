@@ -5,7 +5,7 @@ import type { QueryInput } from '../core.js';
 import type { ChatflowError } from '../errors.js';
 import type { FeedbackListQuery, MessageDeleteQuery, MessageListQuery, UpsertHistoryQuery } from '../queries.js';
 
-/** `chatflow`: this project's service (the interface as SEMANTICS.md decides it). `flowise`: a Flowise 3.x server. */
+/** `chatflow`: this project's service (the interface as docs/spec/SEMANTICS.md decides it). `flowise`: a Flowise 3.x server. */
 export type ServerKind = 'chatflow' | 'flowise';
 
 /** How one list is asked of the server. */

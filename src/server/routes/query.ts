@@ -1,6 +1,6 @@
 // Turns validated query strings into store arguments.
 import type { SortOrder } from '../../schema/common.js';
-import { parseDateBound } from '../dates.js';
+import { parseDateBound } from '../store/dates.js';
 import type { DateRange, PageRequest } from '../store/types.js';
 
 export const sortOrder = (...given: (string | undefined)[]): SortOrder =>

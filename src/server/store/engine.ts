@@ -1,12 +1,12 @@
 // What every repository of the kysely store shares: the database and its dialect, the listing
 // engine (a page with its total, or every row streamed in keyset batches) and the bulk insert
 // (SQL built once per shape). The SQLite and PostgreSQL stores differ only in how they connect
-// (sqlite.ts, postgres.ts), in the column type of dates (migrations.ts), in how a bulk insert
+// (sqlite.ts, postgres/), in the column type of dates (migrations.ts), in how a bulk insert
 // passes its rows (insertSql), in PostgreSQL keeping streamed lists in index order and reading
 // their JSON texts as bytes (PgDirect), and in the SQL that writes a message as JSON (messages.ts).
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
-import { normaliseDateTime } from '../dates.js';
+import { normaliseDateTime } from './dates.js';
 import type { Dialect } from './migrations.js';
 import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
@@ -32,7 +32,7 @@ export type BulkInsert = (text: string, columns: readonly string[], rows: readon
 export type ApartTransaction = (statements: readonly CompiledQuery[]) => Promise<number[]>;
 
 /**
- * What the PostgreSQL store runs on its pool itself, outside kysely (postgres.ts).
+ * What the PostgreSQL store runs on its pool itself, outside kysely (postgres/driver.ts).
  * - `rows` and `bytes` read a streamed list's batch: `setting` (a SET LOCAL statement), if any,
  *   then `query`, in one implicit transaction, one round trip. `rows` answers its rows; `bytes`
  *   its rows as JSON in UTF-8, joined as a list sends them, never decoded, and the last row's:
@@ -122,7 +122,7 @@ export class Engine {
     private readonly reader: Kysely<Database> = db,
     /** SQLite: runs an insert of one row for each of `rows` on the writer's connection (sqlite.ts). */
     private readonly bulk?: BulkInsert,
-    /** PostgreSQL: how a streamed list's batches are read (postgres.ts). */
+    /** PostgreSQL: how a streamed list's batches are read (postgres/driver.ts). */
     private readonly pgDirect?: PgDirect,
     /** SQLite with a file: see ApartTransaction (sqlite.ts). */
     readonly apart?: ApartTransaction,

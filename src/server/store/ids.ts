@@ -1,7 +1,7 @@
 // The ids the store makes for messages ingested without one (and their chat): UUIDv7 (RFC 9562),
 // still UUIDs to every client, but ordered by time. Random (v4) ids land all over an index, so
 // that a bulk insert rewrites a page of the id index for nearly every row; ids made one after the
-// other land at its end, as the rows do. (Records made by a create route keep v4, as SEMANTICS.md
+// other land at its end, as the rows do. (Records made by a create route keep v4, as docs/spec/SEMANTICS.md
 // says: they come one at a time.)
 import { randomFillSync } from 'node:crypto';
 

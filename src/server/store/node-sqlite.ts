@@ -1,9 +1,9 @@
 // Node's own SQLite (`node:sqlite`, DatabaseSync) with the surface the store uses of
-// better-sqlite3 (SqliteConnection, sqlite-driver.ts): statements take their parameters as one
+// better-sqlite3 (SqliteConnection, sqlite-connection.ts): statements take their parameters as one
 // array, tell whether they answer rows (`reader`) and whether they are being iterated (`busy`),
 // and errors carry SQLite's code by name (SQLITE_BUSY, SQLITE_CONSTRAINT_UNIQUE…) as
 // better-sqlite3's do, which is what the store looks at (failures.ts, engine.ts, open-store.ts).
-import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
+import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
 
 /** What the store uses of node:sqlite (typed here: @types/node 20 has none of it). */
 interface NodeStatement {

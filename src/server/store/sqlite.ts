@@ -2,11 +2,12 @@
 // several processes can share the file.
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { checkpointer } from './checkpointer.js';
-import { sqliteDriver, type SqliteConnection, type SqliteStatement } from './sqlite-driver.js';
+import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
+import { sqliteDriver } from './sqlite-driver.js';
 import type { BulkInsert } from './engine.js';
 import { KyselyStore } from './kysely-store.js';
 import { isMigrated, migrate } from './migrations.js';
-import { checkOneName, prepareFile } from '../sqlite-file.js';
+import { checkOneName, prepareFile } from './sqlite-file.js';
 import type { Database } from './tables.js';
 
 export interface SqliteOptions {

@@ -1,0 +1,27 @@
+// Date filter bounds and given date-times (the texts of schema/dates.ts's rule, which validation
+// enforces) turned into the ISO strings the stores keep and compare.
+import { boundInstant, DAY_MS } from '../../schema/dates.js';
+
+/** The first and last instant a stored date may hold: years 0 to 9999. */
+const FIRST = new Date(0).setUTCFullYear(0, 0, 1);
+const LAST = new Date(0).setUTCFullYear(9999, 11, 31) + DAY_MS - 1;
+/** `YYYY-MM-DDTHH:MM:SS.sssZ`: the stored form itself (every date the service answers). */
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The inclusive bound a filter text stands for, as the ISO string the stores compare against, or
+ * null when the text is not of the pattern. Every text of the pattern is a bound: one beyond the
+ * years a store keeps (0000-01-01T00:00+01:00) is clamped to them, which selects the same rows.
+ */
+export function parseDateBound(text: string, bound: 'start' | 'end'): string | null {
+  const ms = boundInstant(text, bound);
+  if (ms === undefined) return null;
+  if (CANONICAL.test(text)) return text;
+  return new Date(Math.min(LAST, Math.max(FIRST, ms))).toISOString();
+}
+
+/**
+ * A given date-time (an import's) in the stored form, or null when it is not of the pattern: the
+ * instant it names, kept within the years a store holds as a bound is.
+ */
+export const normaliseDateTime = (text: string): string | null => parseDateBound(text, 'start');
