@@ -40,38 +40,40 @@ export interface SessionPaging {
   disorder?: (count: number) => void;
 }
 
-const at = (m: ChatMessage) => millis(m.createdDate);
+/** A message with its date read once (a merge compares each many times). */
+type Held = { m: ChatMessage; t: number };
+const held = (m: ChatMessage): Held => ({ m, t: millis(m.createdDate) });
 
 /** Sorted messages taken from the front (an index, not a shift: pages are long). */
 class Queue {
   private head = 0;
-  constructor(private items: ChatMessage[] = []) {}
+  constructor(private items: Held[] = []) {}
   get size() {
     return this.items.length - this.head;
   }
-  peek(): ChatMessage | undefined {
+  peek(): Held | undefined {
     return this.items[this.head];
   }
-  take(): ChatMessage {
+  take(): Held {
     const m = this.items[this.head++]!;
     if (this.head > 4096 && this.head * 2 > this.items.length) (this.items = this.items.slice(this.head)), (this.head = 0);
     return m;
   }
-  push(m: ChatMessage): void {
-    this.items.push(m);
+  push(h: Held): void {
+    this.items.push(h);
   }
-  rest(): ChatMessage[] {
+  rest(): Held[] {
     return this.items.slice(this.head);
   }
 }
 
 /** Two sorted lists as one (stable: `a` first on equal dates). */
-function merge(a: ChatMessage[], b: ChatMessage[], desc: boolean): ChatMessage[] {
-  const out: ChatMessage[] = [];
+function merge(a: Held[], b: Held[], desc: boolean): Held[] {
+  const out: Held[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const before = desc ? at(a[i]!) >= at(b[j]!) : at(a[i]!) <= at(b[j]!);
+    const before = desc ? a[i]!.t >= b[j]!.t : a[i]!.t <= b[j]!.t;
     out.push(before ? a[i++]! : b[j++]!);
   }
   while (i < a.length) out.push(a[i++]!);
@@ -104,56 +106,57 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
   let short = false;
   let longest = 0;
   /** Read, not yet written (sorted): of earlier pages, and of this one. */
-  let held = new Queue();
+  let waiting = new Queue();
   let written: number | undefined;
   let disorder = 0;
-  const write = (batch: ChatMessage[]) => {
-    for (const m of batch) {
-      const t = at(m);
+  const write = (batch: Held[]): ChatMessage[] =>
+    batch.map(({ m, t }) => {
       if (written !== undefined && (desc ? t > written : t < written)) disorder++;
       written = written === undefined ? t : desc ? Math.min(written, t) : Math.max(written, t);
-    }
-    return batch;
-  };
+      return m;
+    });
 
   for (;;) {
     const sessions = new Map<string, { first: number; last: number }>();
     const page = new Queue();
     for await (const batch of core.streamBatches(apiPath, pageQuery(consumed / limit + 1, limit), normalise)) {
-      const out: ChatMessage[] = [];
-      for (const raw of batch) {
-        const m = strip(raw);
-        messages++;
-        if (m.sessionId != null) {
-          const t = at(m);
-          const s = sessions.get(m.sessionId);
-          if (!s) sessions.set(m.sessionId, { first: t, last: t });
-          else (s.first = Math.min(s.first, t)), (s.last = Math.max(s.last, t)), (longest = Math.max(longest, s.last - s.first));
-        }
-        if (any) out.push(m);
-        else page.push(m);
-      }
       if (any) {
+        const out = batch.map(strip);
+        messages += out.length;
+        for (const m of out) if (m.sessionId != null && !sessions.has(m.sessionId)) sessions.set(m.sessionId, { first: 0, last: 0 });
         if (out.length) yield out;
         continue;
+      }
+      let latest = 0;
+      for (const raw of batch) {
+        const h = held(strip(raw));
+        messages++;
+        latest = h.t;
+        if (h.m.sessionId != null) {
+          const s = sessions.get(h.m.sessionId);
+          if (!s) sessions.set(h.m.sessionId, { first: h.t, last: h.t });
+          else (s.first = Math.min(s.first, h.t)), (s.last = Math.max(s.last, h.t)), (longest = Math.max(longest, s.last - s.first));
+        }
+        page.push(h);
       }
       if (desc || batch.length === 0) continue;
       // Oldest first: a page comes in date order, and later pages hold only sessions that end after
       // the latest message read, so nothing before it less the longest session seen.
-      const bound = at(batch[batch.length - 1]!) - longest;
+      const bound = latest - longest;
+      const out: Held[] = [];
       while (true) {
-        const a = held.peek();
+        const a = waiting.peek();
         const b = page.peek();
-        const next = a && (!b || at(a) <= at(b)) ? a : b;
-        if (!next || at(next) >= bound) break;
-        out.push(next === a ? held.take() : page.take());
+        const next = a && (!b || a.t <= b.t) ? a : b;
+        if (!next || next.t >= bound) break;
+        out.push(next === a ? waiting.take() : page.take());
       }
       if (out.length) yield write(out);
     }
     const count = sessions.size;
     consumed += limit;
     seen += count;
-    if (!any) held = new Queue(merge(held.rest(), page.rest(), desc));
+    if (!any) waiting = new Queue(merge(waiting.rest(), page.rest(), desc));
     if (count === 0) break;
     // A page short of sessions followed by more held the sessionless group.
     if (short) gap = true;
@@ -161,8 +164,8 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
     if (desc) {
       // Newest first: later pages hold only sessions that ended before every one of this page.
       const bound = Math.min(...[...sessions.values()].map((s) => s.last));
-      const out: ChatMessage[] = [];
-      while (held.size && at(held.peek()!) > bound) out.push(held.take());
+      const out: Held[] = [];
+      while (waiting.size && waiting.peek()!.t > bound) out.push(waiting.take());
       if (out.length) yield write(out);
     }
     const perSession = messages / Math.max(seen, 1);
@@ -180,8 +183,8 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
     }
     if (any) {
       if (rest.length) yield rest;
-    } else held = new Queue(merge(held.rest(), rest, desc));
+    } else waiting = new Queue(merge(waiting.rest(), rest.map(held), desc));
   }
-  if (held.size) yield write(held.rest());
+  if (waiting.size) yield write(waiting.rest());
   if (disorder > 0) paging.disorder?.(disorder);
 }
