@@ -23,8 +23,8 @@ export interface SqliteOptions {
   checkpointBytes?: number;
 }
 
-/** KiB of page cache for the writer's connection (see openSqliteStore). */
-const WRITER_CACHE_KIB = 64 * 1024;
+/** KiB of page cache for the writer's connection (see openSqliteStore; bench/million.js's floor too). */
+export const WRITER_CACHE_KIB = 64 * 1024;
 
 /** Bytes a page of a new database file (see openSqliteStore). */
 const PAGE_SIZE = 16_384;
@@ -32,7 +32,7 @@ const PAGE_SIZE = 16_384;
 /** WAL bytes after which the checkpointer's thread copies them into the file (see openSqliteStore). */
 const CHECKPOINT_BYTES = 256 * 1024 * 1024;
 /** WAL pages after which a commit checkpoints on the writer's thread, should the checkpointer lag or fail. */
-const CHECKPOINT_PAGES = 65_536;
+export const CHECKPOINT_PAGES = 65_536;
 /** Bytes the WAL file is cut back to once checkpointed. */
 const WAL_KEPT_BYTES = 64 * 1024 * 1024;
 
