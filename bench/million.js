@@ -9,7 +9,7 @@
 //       [--ids uuid|sequential] [--requests 200] [--seconds 3] [--rounds 3] [--connections 16]
 //       [--skip floor,ingest,export,list,variables,delete] [--keep]
 //
-// At ten million (`--messages 10000000`) the input is some 4 GB and the SQLite file 5 GB or more in
+// At ten million (`--messages 10000000`) the input is some 5 GB and the SQLite file as large in
 // the temporary directory; `--skip floor,ingest,export,list,variables,delete` keeps what grows
 // with the data that a quick run can afford: import, the file's size and the filtered list.
 //
