@@ -666,7 +666,8 @@ const rate = (run) => N / (run.ms / 1000);
 const perSecond = (ms) => N / (ms / 1000);
 /** A figure of a run, or `skipped` when its step was (`show` is given the figure). */
 const given = (get, show) => (r) => (get(r) === undefined ? 'skipped' : show(get(r), r));
-const met = (get, ok) => (r) => get(r) !== undefined && ok(get(r), r);
+/** Whether a target is met, or undefined when its step was skipped (or its floor). */
+const met = (get, ok) => (r) => (get(r) === undefined ? undefined : ok(get(r), r));
 /** `ms` of the service against the floor with `ids`, as rate and ratio. */
 const ofFloor = (r, ms, ids) => `${fmt(perSecond(ms))} msg/s, ${r.floors[ids] ? `${fmt(r.floors[ids].ms / ms, 2)}× floor` : 'no floor'}`;
 const ratio = (r, ms, ids) => r.floors[ids].ms / ms;
@@ -696,7 +697,7 @@ const cells = MEASURES.map(([label, show, target, met]) => [
   label,
   ...results.map(show),
   target,
-  met ? results.map((r) => (met(r) ? 'yes' : 'NO')).join(' / ') : '',
+  met ? results.map((r) => ({ true: 'yes', false: 'NO' })[met(r)] ?? '-').join(' / ') : '',
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
 const line = (c) => `| ${c.map((x, i) => (i > 0 && i <= results.length ? String(x).padStart(widths[i]) : String(x).padEnd(widths[i]))).join(' | ')} |`;
