@@ -201,7 +201,7 @@ async function answerOf(outcome: Outcome): Promise<InProcessAnswer> {
 }
 
 /** An answer whose body is a text or a list's chunks (read as fast as its reader reads). */
-function answer(statusCode: number, headers: InProcessAnswer['headers'], content: string | AsyncGenerator<string | Buffer>): InProcessAnswer {
+function answer(statusCode: number, headers: InProcessAnswer['headers'], content: string | Buffer | AsyncGenerator<string | Buffer>): InProcessAnswer {
   return { statusCode, headers, body: new DirectBody(content) };
 }
 
@@ -217,14 +217,14 @@ class DirectBody implements InProcessBody {
   private stop: ((error: Error) => void) | undefined;
   private failure: Error | undefined;
 
-  constructor(private readonly content: string | AsyncGenerator<string | Buffer>) {}
+  constructor(private readonly content: string | Buffer | AsyncGenerator<string | Buffer>) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
     const { content } = this;
-    if (typeof content === 'string') {
+    if (typeof content === 'string' || Buffer.isBuffer(content)) {
       if (this.failure) throw this.failure;
       this.destroyed = true;
-      yield Buffer.from(content);
+      yield typeof content === 'string' ? Buffer.from(content) : content;
       return;
     }
     try {
@@ -253,7 +253,8 @@ class DirectBody implements InProcessBody {
     if (this.failure) return;
     this.failure = error ?? Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
     this.stop?.(this.failure);
-    if (typeof this.content !== 'string') void this.content.return(undefined).catch(() => undefined);
+    const { content } = this;
+    if (typeof content !== 'string' && !Buffer.isBuffer(content)) void content.return(undefined).catch(() => undefined);
     this.destroyed = true;
   }
 

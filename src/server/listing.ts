@@ -18,6 +18,8 @@ export const listingProgress = (reply: FastifyReply) => progress.get(reply);
 const CHUNK = 16_384;
 const OPEN = '[\n';
 const CLOSE = '\n]';
+const OPEN_BYTES = Buffer.from(OPEN);
+const CLOSE_BYTES = Buffer.from(CLOSE);
 
 async function* jsonLines<R>(
   batches: AsyncIterable<readonly R[] | JoinedRows> | Iterable<readonly R[]>,
@@ -27,12 +29,28 @@ async function* jsonLines<R>(
   let first = true;
   let chunk = '';
   let pending = 0;
+  /**
+   * A first batch of joined rows smaller than a chunk: the whole answer of a small list
+   * (variables, a session's messages) is its bytes between brackets, sent as they are rather than
+   * decoded to text, joined and encoded again for the socket. Decoded only should more rows follow.
+   */
+  let held: Buffer | undefined;
   for await (const batch of batches) {
+    if (held) {
+      chunk = OPEN + held.toString();
+      held = undefined;
+    }
     if (!Array.isArray(batch)) {
       // Rows already joined, as bytes: sent as they are, after what came before them (a small
-      // list's few as text, so that it still goes out as one string with its length).
+      // list's few as text, so that it still goes out as one piece with its length).
       const { count, joined } = batch as JoinedRows;
       if (count === 0) continue;
+      if (first && joined.length === 1 && joined[0]!.length < CHUNK) {
+        held = joined[0];
+        first = false;
+        pending += count;
+        continue;
+      }
       chunk += first ? OPEN : ROW_SEPARATOR;
       first = false;
       pending += count;
@@ -60,30 +78,30 @@ async function* jsonLines<R>(
       }
     }
   }
-  yield first ? '[]' : chunk + CLOSE;
+  yield held ? Buffer.concat([OPEN_BYTES, held, CLOSE_BYTES]) : first ? '[]' : chunk + CLOSE;
   sent.rows += pending;
 }
 
 /**
  * A list's answer body: a list that fits in one chunk (most lists: variables, assistants, a
- * session's messages) is one string; a longer one a stream. Either way the first rows are read
+ * session's messages) is one string or buffer; a longer one a stream. Either way the first rows are read
  * before this answers, so that a failing query still gets a proper error answer (it throws).
  * `sent` counts the rows handed on, and keeps the failure that cut a streamed one short.
  */
-async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Readable> {
+async function listingBody(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Buffer | Readable> {
   const chunks = await listingChunks(listing, sent);
   // Two chunks read ahead, not Readable.from's 16: a PostgreSQL list's batch of messages comes in
   // buffers of some 4 MB (engine.ts, store/postgres/copy-out-json.ts), and a slow reader's answer would hold eight.
-  return typeof chunks === 'string' ? chunks : Readable.from(chunks, { highWaterMark: 2 });
+  return typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : Readable.from(chunks, { highWaterMark: 2 });
 }
 
 /** listingBody's text, or its chunks as they come (server/in-process.ts reads them without a stream). */
-export async function listingChunks(listing: Listing<unknown>, sent: ListingProgress): Promise<string | AsyncGenerator<string | Buffer>> {
+export async function listingChunks(listing: Listing<unknown>, sent: ListingProgress): Promise<string | Buffer | AsyncGenerator<string | Buffer>> {
   const lines = listing.texts ? jsonLines<string>(listing.texts, (t) => t, sent) : jsonLines(listing.rows, (row) => JSON.stringify(row), sent);
   const first = await lines.next();
   if (first.done) return '[]';
   const second = await lines.next();
-  if (second.done) return String(first.value);
+  if (second.done) return first.value;
   return (async function* () {
     try {
       yield first.value;

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Chatflow, ChatflowDefinition, ChatflowListItem } from '../../schema/resources.js';
 import { KyselyAssistants } from './assistants.js';
 import { KyselyChatflows } from './chatflows.js';
-import { Engine, type ApartTransaction, type BulkInsert, type PgDirect } from './engine.js';
+import { Engine, type ApartTransaction, type BulkInsert, type PgDirect, type ReadRows } from './engine.js';
 import { KyselyFeedback } from './feedback.js';
 import { KyselyMessages } from './messages.js';
 import type { Dialect } from './migrations.js';
@@ -32,8 +32,10 @@ export class KyselyStore implements Store {
     pgDirect?: PgDirect,
     /** SQLite: a transaction run on a thread of its own (see Engine). */
     apart?: ApartTransaction,
+    /** SQLite: the reader's queries straight through its driver (see Engine). */
+    readRows?: ReadRows,
   ) {
-    const engine = new Engine(db, kind, reader, bulk, pgDirect, apart);
+    const engine = new Engine(db, kind, reader, bulk, pgDirect, apart, readRows);
     this.variables = new KyselyVariables(engine);
     this.feedback = new KyselyFeedback(engine);
     this.assistants = new KyselyAssistants(engine);

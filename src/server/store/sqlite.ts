@@ -1,6 +1,6 @@
 // The SQLite store: one file, WAL so readers never wait for the writer, a busy timeout so that
 // several processes can share the file.
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, sql, type CompiledQuery, type SqliteDatabase } from 'kysely';
 import { checkpointer } from './checkpointer.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
 import { sqliteDriver } from './sqlite-driver.js';
@@ -23,8 +23,8 @@ export interface SqliteOptions {
   checkpointBytes?: number;
 }
 
-/** KiB of page cache for the writer's connection (see openSqliteStore). */
-const WRITER_CACHE_KIB = 64 * 1024;
+/** KiB of page cache for the writer's connection (see openSqliteStore; bench/million.js's floor too). */
+export const WRITER_CACHE_KIB = 64 * 1024;
 
 /** Bytes a page of a new database file (see openSqliteStore). */
 const PAGE_SIZE = 16_384;
@@ -32,7 +32,7 @@ const PAGE_SIZE = 16_384;
 /** WAL bytes after which the checkpointer's thread copies them into the file (see openSqliteStore). */
 const CHECKPOINT_BYTES = 256 * 1024 * 1024;
 /** WAL pages after which a commit checkpoints on the writer's thread, should the checkpointer lag or fail. */
-const CHECKPOINT_PAGES = 65_536;
+export const CHECKPOINT_PAGES = 65_536;
 /** Bytes the WAL file is cut back to once checkpointed. */
 const WAL_KEPT_BYTES = 64 * 1024 * 1024;
 
@@ -184,13 +184,24 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   if (!checkpoints) return new KyselyStore(db, 'sqlite', db, bulk);
   const reading = driver.open(path, { readonly: true });
   reading.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: preparingOnce(reading) }) });
-  const store = new KyselyStore(db, 'sqlite', reader, bulk, undefined, checkpoints.transaction);
+  // The reader's queries run straight through the driver (Engine's `readRows`): kysely, never
+  // asked to run one, would not close a connection it never opened, so the store closes it.
+  let readingOpen = true;
+  const closeReading = () => {
+    if (readingOpen) reading.close();
+    readingOpen = false;
+  };
+  const readingOnce = { ...preparingOnce(reading), close: closeReading };
+  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: readingOnce }) });
+  // (Listings only read, and each read runs synchronously to its end: nothing to lock against.)
+  const readRows = (q: CompiledQuery) => readingOnce.prepare(q.sql).all(q.parameters);
+  const store = new KyselyStore(db, 'sqlite', reader, bulk, undefined, checkpoints.transaction, readRows);
   // Closed with the store, after its connections: a checkpoint under way finishes first, and the
   // last connection to close checkpoints what is left and removes the WAL.
   const closeConnections = store.close.bind(store);
   store.close = async () => {
     await closeConnections();
+    closeReading();
     await checkpoints.close();
   };
   return store;
