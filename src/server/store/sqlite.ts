@@ -200,8 +200,9 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // last connection to close checkpoints what is left and removes the WAL.
   const closeConnections = store.close.bind(store);
   store.close = async () => {
-    await closeConnections();
+    // The read-only reader first: a read-only connection closing last cannot remove the WAL.
     closeReading();
+    await closeConnections();
     await checkpoints.close();
   };
   return store;
