@@ -181,14 +181,21 @@ export async function* parseJsonBatches(
   };
 
   let compact: CompactArray | undefined;
+  /** An array whose first line holds more than its `[` (Flowise's one-line lists), or one found not to be line per element. */
+  const toCompact = (text: string): string => {
+    mode = 'compact';
+    compact = new CompactArray();
+    const all = head + text;
+    head = '';
+    pending = '';
+    return all;
+  };
   const feed = function* (text: string, final: boolean): Generator<ListEntry> {
-    if (mode === 'buffer' && !compact && head.trimStart().startsWith('[')) {
-      // Not a line per element, but an array: its elements one by one all the same.
-      mode = 'compact';
-      compact = new CompactArray();
-      text = head + text;
-      head = '';
-    }
+    if (mode === 'detect') {
+      const h = (head + text).trimStart();
+      const nl = h.indexOf('\n');
+      if (h.startsWith('[') && (nl === -1 ? h : h.slice(0, nl)).slice(1).trim() !== '') text = toCompact(text);
+    } else if (mode === 'buffer' && !compact && head.trimStart().startsWith('[')) text = toCompact(text);
     if (mode === 'compact') {
       const out: ListEntry[] = [];
       compact!.feed(text, out);

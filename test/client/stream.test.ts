@@ -68,6 +68,21 @@ beforeAll(async () => {
       res.writeHead(200, headers).end('[\n{"id":"a"},\n{oops},\n{"id":"c"}\n]');
       return;
     }
+    if (url.pathname === '/api/v1/feedback/compact') {
+      // Flowise's shape: the whole array on one line. First element (with a comma and a bracket
+      // inside a string), then wait until the test has received it.
+      res.writeHead(200, headers);
+      res.write('[{"id":"a","content":"x, [y]}\\"z"},');
+      await new Promise<void>((r) => (gate = r));
+      res.end('{"id":"b","nested":{"k":[1,{"l":2}]}}]');
+      return;
+    }
+    if (url.pathname === '/api/v1/feedback/compact-cut') {
+      res.writeHead(200, headers);
+      res.write('[{"id":"a"},{"id":"b"},{"id":"c","con');
+      setTimeout(() => res.destroy(), 20);
+      return;
+    }
     if (url.pathname === '/api/v1/feedback/cut') {
       res.writeHead(200, headers);
       res.write('[\n{"id":"a"},\n{"id":"b"},\n');
@@ -119,6 +134,31 @@ describe('streamed lists', () => {
       if (names.length === 1) gate();
     }
     expect(names).toEqual(['first', 'second']);
+  });
+
+  it('a list on one line (Flowise): each element as soon as it is whole, not the whole body first', async () => {
+    const got: unknown[] = [];
+    for await (const f of client.feedback.stream('compact')) {
+      got.push(f);
+      if (got.length === 1) gate();
+    }
+    expect(got).toEqual([
+      { id: 'a', content: 'x, [y]}"z' },
+      { id: 'b', nested: { k: [1, { l: 2 }] } },
+    ]);
+  });
+
+  it('a list on one line cut short is an error after the elements that came whole', async () => {
+    const got: string[] = [];
+    const err = await (async () => {
+      try {
+        for await (const f of client.feedback.stream('compact-cut')) got.push(f.id);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(got).toEqual(['a', 'b']);
+    expect(asReported(err)).toMatchObject({ kind: 'network', exitCode: 5 });
   });
 
   it('stopping early drops the connection', async () => {
