@@ -117,13 +117,15 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
     });
 
   for (;;) {
-    const sessions = new Map<string, { first: number; last: number }>();
+    /** This page's sessions, and in date order each one's first and last message. */
+    const sessions = new Set<string>();
+    const spans = new Map<string, { first: number; last: number }>();
     const page = new Queue();
     for await (const batch of core.streamBatches(apiPath, pageQuery(consumed / limit + 1, limit), normalise)) {
       if (any) {
         const out = batch.map(strip);
         messages += out.length;
-        for (const m of out) if (m.sessionId != null && !sessions.has(m.sessionId)) sessions.set(m.sessionId, { first: 0, last: 0 });
+        for (const m of out) if (m.sessionId != null) sessions.add(m.sessionId);
         if (out.length) yield out;
         continue;
       }
@@ -133,8 +135,9 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
         messages++;
         latest = h.t;
         if (h.m.sessionId != null) {
-          const s = sessions.get(h.m.sessionId);
-          if (!s) sessions.set(h.m.sessionId, { first: h.t, last: h.t });
+          sessions.add(h.m.sessionId);
+          const s = spans.get(h.m.sessionId);
+          if (!s) spans.set(h.m.sessionId, { first: h.t, last: h.t });
           else (s.first = Math.min(s.first, h.t)), (s.last = Math.max(s.last, h.t)), (longest = Math.max(longest, s.last - s.first));
         }
         page.push(h);
@@ -163,7 +166,7 @@ export async function* sessionPages(core: HttpCore, apiPath: string, query: Quer
     short = count < limit;
     if (desc) {
       // Newest first: later pages hold only sessions that ended before every one of this page.
-      const bound = Math.min(...[...sessions.values()].map((s) => s.last));
+      const bound = Math.min(...[...spans.values()].map((s) => s.last));
       const out: Held[] = [];
       while (waiting.size && waiting.peek()!.t > bound) out.push(waiting.take());
       if (out.length) yield write(out);
