@@ -6,6 +6,7 @@
 // `{"name": …, "kind": …}` there instead, and a target's id of that name and kind goes back in.
 import { CHATFLOW_SETTINGS, CHATFLOW_TYPES } from '../schema/enums.js';
 import type { ChatflowDefinition, Credential } from '../client/index.js';
+import { isObject as isPlainObject, parseObject } from './json-object.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Setting = (typeof CHATFLOW_SETTINGS)[number];
@@ -33,7 +34,7 @@ export interface CredentialRef {
 /** Where a flow holds a credential's id. */
 const CREDENTIAL_KEYS = new Set(['credential', 'FLOWISE_CREDENTIAL_ID', 'credentialId']);
 
-const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = isPlainObject<Json>;
 export const isRef = (v: unknown): v is CredentialRef =>
   isObject(v) && Object.keys(v).length === 2 && typeof v.name === 'string' && typeof v.kind === 'string';
 export const refText = (r: CredentialRef) => `${r.kind} "${r.name}"`;
@@ -197,13 +198,8 @@ export function fileText(p: Portable): string {
  * is a chatflow named `nameless` (its file's name).
  */
 export function parseFile(text: string, nameless?: string): Portable | string {
-  let given: unknown;
-  try {
-    given = JSON.parse(text);
-  } catch (err) {
-    return `not valid JSON (${(err as Error).message})`;
-  }
-  if (!isObject(given)) return 'not a JSON object';
+  const given = parseObject<Json>(text);
+  if (typeof given === 'string') return given;
   const ui = nameless !== undefined && given.name === undefined && given.flowData === undefined && Array.isArray(given.nodes);
   const doc: Record<string, Json> = ui ? { name: nameless, flowData: given } : given;
   if (typeof doc.name !== 'string' || doc.name.trim() === '') return '"name" must be a non-empty string';

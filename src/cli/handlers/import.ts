@@ -8,6 +8,7 @@ import { ChatflowError, DEFAULT_BATCH, JsonText, type ChatflowClient } from '../
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, messageOf } from '../core/errors.js';
+import { isObject, parseObject } from '../json-object.js';
 import { createProgress, type Progress } from '../progress.js';
 import { groupDigits, plural } from '../render/text.js';
 import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../transfer.js';
@@ -44,7 +45,6 @@ const MAX_IN_FLIGHT = 2;
 /** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
 const MAX_REPORTED = 100;
 
-const isObject = (v: unknown): v is Data => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const TAG_LIST = 'chatflow, variable, assistant, message, feedback or upsert-history';
 
@@ -67,13 +67,8 @@ function dataText(text: string, value: Data): string | undefined {
 
 /** The record a line holds, or why it cannot be imported. */
 function parseLine(text: string): Line | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    return `not valid JSON (${(err as Error).message})`;
-  }
-  if (!isObject(value)) return 'not a JSON object';
+  const value = parseObject(text);
+  if (typeof value === 'string') return value;
   const tag = value.resource;
   const resource = typeof tag === 'string' ? (RESOURCE_OF_TAG.get(tag) ?? (RESOURCES.find((r) => r === tag))) : undefined;
   if (!resource) return tag === undefined ? `no "resource" (one of ${TAG_LIST})` : `unknown resource ${JSON.stringify(tag)}: expected ${TAG_LIST}`;
