@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
-import type { DatabaseReport } from '../../server/store/sqlite-admin.js';
+import type { DatabaseReport, Restored } from '../../server/store/sqlite-admin.js';
 import { confirmOrRefuse } from './common.js';
 
 type Flags = { yes?: boolean; dryRun?: boolean };
@@ -70,8 +70,10 @@ export async function backup(ctx: Context, file: string): Promise<void> {
 
 export async function restore(ctx: Context, file: string, flags: Flags): Promise<void> {
   const { dbPath, restoreDatabase } = await admin();
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  if (flags.yes && !flags.dryRun) return restored(ctx, dbPath, file, await refusing(() => restoreDatabase(dbPath, file, { stamp })));
   // Checked before the question: a file that would be refused is refused without asking.
-  const checked = await refusing(() => restoreDatabase(dbPath, file, { dryRun: true, stamp: '' }));
+  const checked = await refusing(() => restoreDatabase(dbPath, file, { dryRun: true, stamp }));
   if (flags.dryRun) {
     await ctx.print(record(checked.from), { single: true, idField: 'database' });
     const before = checked.before ? describe(checked.before) : 'no data yet';
@@ -79,8 +81,10 @@ export async function restore(ctx: Context, file: string, flags: Flags): Promise
     return;
   }
   await confirmOrRefuse(`Replace all the data of ${shown(dbPath)} (${checked.before ? describe(checked.before) : 'no data yet'}) by those of ${file} (${describe(checked.from)})?`, flags.yes);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const done = await refusing(() => restoreDatabase(dbPath, file, { stamp }));
+  await restored(ctx, dbPath, file, await refusing(() => restoreDatabase(dbPath, file, { stamp })));
+}
+
+async function restored(ctx: Context, dbPath: string, file: string, done: Restored): Promise<void> {
   await ctx.print(record({ ...done.from, path: dbPath }), { single: true, idField: 'database' });
   ctx.out.note(`restored ${file} into ${shown(dbPath)}${done.kept ? `; the data before are kept in ${done.kept}` : ''}`);
 }

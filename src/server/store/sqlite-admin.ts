@@ -9,7 +9,7 @@
 //   beside the database, then replaces every table's rows in one write transaction of the live
 //   database: another connection sees the old data or the new, never a mix, and SQLite's own
 //   journal keeps it whole should the process die halfway.
-import { closeSync, existsSync, fsyncSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { migrationNames } from './migrations.js';
 import type { SqliteConnection } from './sqlite-connection.js';
@@ -63,17 +63,32 @@ const rowsOf = <T>(db: SqliteConnection, sql: string) => db.prepare(sql).all([])
 const tablesOf = (db: SqliteConnection) =>
   rowsOf<{ name: string }>(db, "select name from sqlite_schema where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by name").map((r) => r.name);
 
+/** SQLite's answer to a damaged file: a check's finding, not a failure of the check. */
+const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
+
 function report(db: SqliteConnection, path: string): DatabaseReport {
-  const integrity = rowsOf<Record<string, string>>(db, 'pragma integrity_check(20)').map((r) => Object.values(r)[0]!);
-  if (integrity.length === 1 && integrity[0] === 'ok') {
-    const dangling = rowsOf<{ table: string; parent: string }>(db, 'pragma foreign_key_check');
-    if (dangling.length) integrity.splice(0, 1, ...dangling.slice(0, 20).map((r) => `a row of ${r.table} refers to no row of ${r.parent}`));
+  let integrity: string[];
+  try {
+    integrity = rowsOf<Record<string, string>>(db, 'pragma integrity_check(20)').map((r) => Object.values(r)[0]!);
+    if (integrity.length === 1 && integrity[0] === 'ok') {
+      const dangling = rowsOf<{ table: string; parent: string }>(db, 'pragma foreign_key_check');
+      if (dangling.length) integrity = dangling.slice(0, 20).map((r) => `a row of ${r.table} refers to no row of ${r.parent}`);
+    }
+  } catch (err) {
+    if (!DAMAGED.has((err as { code?: string }).code ?? '')) throw err;
+    integrity = [(err as Error).message];
   }
   const tables = tablesOf(db);
   const known = migrationNames('sqlite');
   const applied = tables.includes('kysely_migration') ? rowsOf<{ name: string }>(db, 'select name from kysely_migration order by name').map((r) => r.name) : [];
   const rows: Record<string, number> = {};
-  for (const table of tables.filter((t) => !t.startsWith('kysely_'))) rows[table] = Number(rowsOf<{ n: number }>(db, `select count(*) as n from ${quoteId(table)}`)[0]!.n);
+  for (const table of tables.filter((t) => !t.startsWith('kysely_'))) {
+    try {
+      rows[table] = Number(rowsOf<{ n: number }>(db, `select count(*) as n from ${quoteId(table)}`)[0]!.n);
+    } catch (err) {
+      if (!DAMAGED.has((err as { code?: string }).code ?? '')) throw err;
+    }
+  }
   const size = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   return { path, bytes: size(path), walBytes: size(`${path}-wal`), integrity, schema: { applied: applied.length, known: known.length, last: applied.at(-1) ?? null }, rows };
 }
@@ -147,6 +162,7 @@ export async function restoreDatabase(path: string, from: string, options: Resto
   // The copy is ours, beside the database (the same file system, the same privacy): the file
   // itself is never written, nor its journal touched.
   const copy = join(dirname(path), `.${basename(path)}.restore-${process.pid}`);
+  if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   rmSync(copy, { force: true });
   try {
     try {
