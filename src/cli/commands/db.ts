@@ -7,7 +7,7 @@ const load = () => import('../handlers/db.js');
 
 export const db: CommandDef = {
   name: 'db',
-  summary: 'check, back up and restore the local database (the embedded default: CHATFLOW_DB or ~/.local/share/chatflow/chatflow.db)',
+  summary: 'check, back up or restore the local database file',
   notes: [
     'Each works through SQLite, safe while other commands, `chatflow serve` or other programs use the',
     'database: a backup is a consistent copy of one moment; a restore replaces all the data in one',
