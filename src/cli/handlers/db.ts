@@ -85,6 +85,7 @@ export async function restore(ctx: Context, file: string, flags: Flags): Promise
 }
 
 async function restored(ctx: Context, dbPath: string, file: string, done: Restored): Promise<void> {
+  ctx.changedData();
   await ctx.print(record({ ...done.from, path: dbPath }), { single: true, idField: 'database' });
   ctx.out.note(`restored ${file} into ${shown(dbPath)}${done.kept ? `; the data before are kept in ${done.kept}` : ''}`);
 }
