@@ -8,18 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cliEnv, createHome, runCli, type CliHome } from '../helpers/cli.js';
+import { BIN, cliEnv, createHome, runCli } from '../helpers/cli.js';
+import { dbOf, names, ok } from '../helpers/embedded-db.js';
 import { openSqliteFile, pragmaRows } from '../helpers/sqlite-file.js';
 
-const dbOf = (home: CliHome) => join(home.dataDir, 'chatflow', 'chatflow.db');
-
-async function ok(home: CliHome, args: string[]): Promise<string> {
-  const r = await runCli(args, { home });
-  expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-const names = async (home: CliHome) => (JSON.parse(await ok(home, ['variables', 'list', '-o', 'json'])) as { name: string }[]).map((v) => v.name).sort();
 
 /** What SQLite itself says of the file, and a count, on a connection of the test's own. */
 function look(path: string, count = 'select count(*) as n from chat_message'): { integrity: string; n: number } {

@@ -4,18 +4,10 @@
 import { closeSync, existsSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHome, runCli, type CliHome } from '../helpers/cli.js';
+import { createHome, runCli } from '../helpers/cli.js';
+import { dbOf, names, ok } from '../helpers/embedded-db.js';
 import { openSqliteFile } from '../helpers/sqlite-file.js';
 
-const dbOf = (home: CliHome) => join(home.dataDir, 'chatflow', 'chatflow.db');
-
-async function ok(home: CliHome, args: string[]): Promise<string> {
-  const r = await runCli(args, { home });
-  expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-const names = async (home: CliHome) => (JSON.parse(await ok(home, ['variables', 'list', '-o', 'json'])) as { name: string }[]).map((v) => v.name).sort();
 
 describe('chatflow db', { timeout: 120_000 }, () => {
   it('check: integrity, schema and counts; exit 1 naming the fix when damaged; a clear line when there is none', async () => {
