@@ -9,7 +9,7 @@
 //   beside the database, then replaces every table's rows in one write transaction of the live
 //   database: another connection sees the old data or the new, never a mix, and SQLite's own
 //   journal keeps it whole should the process die halfway.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { migrationNames } from './migrations.js';
 import type { SqliteConnection } from './sqlite-connection.js';
@@ -163,6 +163,7 @@ export async function restoreDatabase(path: string, from: string, options: Resto
   // itself is never written, nor its journal touched.
   const copy = join(dirname(path), `.${basename(path)}.restore-${process.pid}`);
   if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  removeDeadCopies(path);
   rmSync(copy, { force: true });
   try {
     try {
@@ -204,6 +205,27 @@ export async function restoreDatabase(path: string, from: string, options: Resto
     return { from: { ...restored, path: from }, before, kept };
   } finally {
     rmSync(copy, { force: true });
+  }
+}
+
+/**
+ * The copies (and their journals) of restores whose process is gone (Ctrl-C, kill): files of ours
+ * alone, which no other connection opens. A live process's are left alone.
+ */
+function removeDeadCopies(path: string): void {
+  const own = new RegExp(`^\\.${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.restore-(\\d+)(?:-wal|-shm)?$`);
+  for (const name of readdirSync(dirname(path))) {
+    const pid = Number(own.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(dirname(path), name), { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
   }
 }
 
