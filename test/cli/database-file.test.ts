@@ -3,7 +3,7 @@
 // name, a journal left without its file. Each command opens the file, works and closes it: what
 // was acknowledged stays, and the file stays whole. And the file is the user's alone.
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, linkSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -108,6 +108,15 @@ describe('the database file under heavy and outside use', { timeout: 120_000 }, 
     touching = false;
     await toucher;
     expect(await names(home)).toEqual(written.sort());
+  });
+
+  it('between commands the database is one file: after a first command that only reads, and after writes', async () => {
+    const home = createHome();
+    const files = () => readdirSync(join(home.dataDir, 'chatflow')).sort();
+    expect(await names(home)).toEqual([]);
+    expect(files()).toEqual(['chatflow.db']);
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    expect(files()).toEqual(['chatflow.db']);
   });
 
   it('rm, cp of a backup, mv of another file between commands: the file at the path, as it is', async () => {
