@@ -1,7 +1,7 @@
 // Files the CLI writes are the user's alone, whatever the umask (000 makes 0666 files and 0777
 // directories of Node's defaults): the config file (keys), exports (messages), chatflow files.
 // And a config another user can change is never read (as ssh refuses such a key file).
-import { chmodSync, mkdirSync, realpathSync, statSync, type WriteStream } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type WriteStream } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -41,6 +41,25 @@ export async function writePrivateFile(path: string, text: string): Promise<void
     await handle.close();
   }
   await rename(partial, path);
+}
+
+/** writePrivateFile, synchronous (the caches a completion or a command writes on its way). */
+export function writePrivateFileSync(path: string, text: string): void {
+  const partial = partialOf(path);
+  let fd: number;
+  try {
+    fd = openSync(partial, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    unlinkSync(partial);
+    fd = openSync(partial, 'wx', 0o600);
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(partial, path);
 }
 
 /** A stream to a new file at `partial` (0600, created exclusively), renamed into place by the caller. */
