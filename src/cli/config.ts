@@ -2,7 +2,7 @@
 // leave this module only masked, except through getProfile/loadConfig, which core/connection.ts
 // reads. A config file another user could change is refused (it says which server gets the key);
 // one others can read, holding a key, is warned of by every command that reads it.
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from './core/errors.js';
 import { makePrivateDir, othersMayChange } from './core/private-files.js';
@@ -34,12 +34,16 @@ function configFile(): string {
 }
 
 const trusted = new Set<string>();
-/** Refuses (exit 2) a config file another user could change: it names where the key goes. Checked once a run. */
+/**
+ * Refuses (exit 2) a config file another user could change: it names where the key goes (`toWrite`:
+ * the directories it is to be made in). Checked once a run (a read that found no file, each time).
+ */
 function refuseUntrusted(file: string, toWrite = false): void {
-  if (trusted.has(file)) return;
+  const key = `${toWrite}:${file}`;
+  if (trusted.has(key)) return;
   const why = othersMayChange(file, homeDir(), toWrite);
   if (why) throw new UsageError(`refusing to use the config: ${why}`);
-  trusted.add(file);
+  if (toWrite || existsSync(file)) trusted.add(key);
 }
 
 let warnSink: ((message: string) => void) | undefined;

@@ -4,7 +4,7 @@
 // is readable by others; one another user could change (writable by others, or theirs, up to the
 // home) is refused by every command. Exports are 0600. The key is nowhere else on disk. (test/cli/config.test.ts covers the modes
 // after `config set`; test/cli-unit/config.test.ts the warning's text.)
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,13 @@ describe.runIf(posix)('a config another user can change is refused', () => {
       chmodSync(path, before);
     }
     expect((await runCli(['variables', 'list'], { home })).exitCode).toBe(0);
+    // No file yet: config set would make it where others could replace it.
+    const empty = createHome();
+    chmodSync(empty.configDir, 0o777);
+    const set = await runCli(['config', 'set', 'url', server.url], { home: empty });
+    expect(set.exitCode, set.stderr).toBe(2);
+    expectRefusal(set.stderr, empty.configDir);
+    expect(existsSync(configFile(empty))).toBe(false);
   });
 
   it("another user's config directory or file (uid 65534): refused, exit 2", async () => {
