@@ -60,8 +60,8 @@ function ownCacheDir(env) {
   const dirs = [path.join(home, 'chatflow'), path.join(home, 'chatflow', 'compile-cache')];
   const uid = process.getuid?.();
   // (Windows has no owners and modes of this kind: a profile's directories are its user's by their ACL.)
-  if (uid === undefined) return statOrMake(dirs[1], fs.statSync).isDirectory() ? dirs[1] : undefined;
   const parent = statOrMake(home, fs.statSync);
+  if (uid === undefined) return dirs.every((dir) => statOrMake(dir, fs.statSync).isDirectory()) ? dirs[1] : undefined;
   if (!parent.isDirectory() || ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0)) return undefined;
   for (const dir of dirs) {
     const st = statOrMake(dir, fs.lstatSync);
@@ -70,12 +70,12 @@ function ownCacheDir(env) {
   return dirs[1];
 }
 
-/** `dir`'s stat, once made (0700, and whatever is missing above it, whatever the umask) if missing. */
+/** `dir`'s stat, once made (0700 whatever the umask; never its parent: a home that is not there gets no cache) if missing. */
 function statOrMake(dir, stat) {
   try {
     return stat(dir);
   } catch {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(dir, { mode: 0o700 });
     return stat(dir);
   }
 }
