@@ -6,8 +6,8 @@
 //   evaluates its module on the first call, and one file costs less to read than many chunks.
 //   CommonJS: bin/chatflow.js (CommonJS too) requires it, so a start never sets up Node's ES
 //   module loader (its asynchronous reads, resolution and translation cost more than the file's
-//   compile). server.cjs too (bin/bundles.js loads both with a code cache, which the build trains
-//   at its end: scripts/train-code-cache.js); the other lazy parts are ES modules, import()ed.
+//   compile). server.cjs too (bin/bundles.js loads both, with Node's compile cache where it has
+//   one); the other lazy parts are ES modules, import()ed.
 // - The heavy parts are files of their own, read only when needed: server.cjs (the embedded
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
@@ -17,11 +17,8 @@
 //   loads them on every command answered in its process, and one file of them starts several
 //   times faster than their hundreds of modules. The database drivers (native code, found by
 //   path) and conf stay in node_modules.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import Module, { builtinModules, createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -57,7 +54,7 @@ const LAZY = {
  * process runs the routes without them (server/in-process.ts), and reads none of their megabyte.
  */
 const FASTIFY = 'module.exports = require("fastify");';
-/** server.cjs: the service, CommonJS (bin/bundles.js loads it with a code cache, as main.cjs). */
+/** server.cjs: the service, CommonJS (bin/bundles.js loads it, as main.cjs). */
 const SERVER = [
   'export { startServer } from "./src/server/app.ts";',
   'export { openInProcess } from "./src/server/in-process.ts";',
@@ -243,8 +240,8 @@ const results = await Promise.all([
     ...commonJs,
     entryPoints: { server: 'lazy:server' },
     external: external.filter((d) => !SERVICE.has(d)),
-    // Its imports of the drivers (CommonJS) become require()s: a script run from a code cache
-    // cannot import(), and the service's processes have no bin/bundles.js to import for them.
+    // Its imports of the drivers (CommonJS) become require()s: an import() would set up Node's ES
+    // module loader, and the service's processes have no bin/bundles.js to import for them.
     supported: { 'dynamic-import': false },
     plugins: [fastifyApart, plugin(false)],
   }),
@@ -266,25 +263,13 @@ for (const name of ['main', 'server']) {
   writeFileSync(file, code.replace(helper, helper.replace('__toESM', '__esmCp')));
 }
 // main.cjs's dynamic imports go through bin/chatflow.js's `_cfImp` (a name as long as `import`, so
-// the source map's columns still hold): on Node 20 the bundle runs as a vm.Script with a V8 code
-// cache, and a script restored from a cache cannot import() by itself.
+// the source map's columns still hold): server.cjs is then required (bin/bundles.js), and a start
+// never sets up Node's ES module loader for it.
 const mainFile = new URL('../dist/bundle/main.cjs', import.meta.url);
 const mainCode = readFileSync(mainFile, 'utf8');
 const imports = mainCode.match(/\bimport\((?=["'])/g)?.length ?? 0;
 if (imports === 0 || /\bimport\((?!["'])/.test(mainCode)) throw new Error('main.cjs: expected only import("literal") calls to rewrite');
 writeFileSync(mainFile, mainCode.replace(/\bimport\((?=["'])/g, '_cfImp('));
-
-// Each CommonJS bundle ends with the hash of its code (bin/bundles.js): its code caches are named
-// by it, and the shipped one is checked against it once, when first used.
-{
-  const { hashLine } = createRequire(import.meta.url)('../bin/bundles.js');
-  for (const name of ['main.cjs', 'server.cjs']) {
-    const file = new URL(`../dist/bundle/${name}`, import.meta.url);
-    const code = readFileSync(file);
-    const whole = code.at(-1) === 0x0a ? code : Buffer.concat([code, Buffer.from('\n')]);
-    writeFileSync(file, Buffer.concat([whole, Buffer.from(hashLine(whole))]));
-  }
-}
 
 // empty.db: the database a first command on the embedded default copies (store/sqlite.ts,
 // `template`), made by the migrations as any new file is: the current schema, WAL, no data. A
@@ -305,22 +290,6 @@ if (sqlite) {
   await (await openStore({ dbPath: emptyDb })).close();
   // (A new database is made 0600; the package's copy of it is for every user to read.)
   chmodSync(emptyDb, 0o644);
-}
-
-// The shipped code cache (bin/bundles.js, scripts/train-code-cache.js), where Node does not cache
-// compiled code itself: the common commands run once, in a home of their own, their output dropped.
-// (Without SQLite only help's: the others run commands on the embedded service or on a server.)
-if (!Module.enableCompileCache) {
-  const home = mkdtempSync(join(tmpdir(), 'chatflow-train-'));
-  try {
-    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_CACHE_HOME: join(home, 'cache'), CHATFLOW_NO_SERVICE: '1' };
-    for (const kind of sqlite ? ['help', 'complete', 'command', 'read'] : ['help']) {
-      const trained = spawnSync(process.execPath, [fileURLToPath(new URL('./train-code-cache.js', import.meta.url)), kind], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-      if (trained.status !== 0) throw new Error(`scripts/train-code-cache.js ${kind} failed:\n${trained.stderr}`);
-    }
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
 }
 
 if (process.env.CHATFLOW_BUNDLE_META) {

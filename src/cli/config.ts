@@ -1,9 +1,12 @@
-// Connection profiles in a `conf` JSON file (mode 0600, directory 0700). Keys leave this module
-// only masked, except through getProfile/loadConfig, which core/connection.ts reads.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+// Connection profiles in a `conf` JSON file (mode 0600, directory 0700, whatever the umask). Keys
+// leave this module only masked, except through getProfile/loadConfig, which core/connection.ts
+// reads. A config file another user could change is refused (it says which server gets the key);
+// one others can read, holding a key, is warned of by every command that reads it.
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from './core/errors.js';
-import { platformConfigDir } from './dirs.js';
+import { makePrivateDir, othersMayChange } from './core/private-files.js';
+import { homeDir, platformConfigDir } from './dirs.js';
 import { FORMATS, isFormat, type Format } from './render/formats.js';
 
 export interface Profile {
@@ -30,24 +33,65 @@ function configFile(): string {
   return join(dir, 'config.json');
 }
 
+const trusted = new Set<string>();
+/**
+ * Refuses (exit 2) a config file another user could change: it names where the key goes (`toWrite`:
+ * the directories it is to be made in). Checked once a run (a read that found no file, each time).
+ */
+function refuseUntrusted(file: string, toWrite = false): void {
+  const key = `${toWrite}:${file}`;
+  if (trusted.has(key)) return;
+  const why = othersMayChange(file, homeDir(), toWrite);
+  if (why) throw new UsageError(`refusing to use the config: ${why}`);
+  if (toWrite || existsSync(file)) trusted.add(key);
+}
+
+let warnSink: ((message: string) => void) | undefined;
+let pendingWarning: string | undefined;
+let warned = false;
+/** Where the run's warning about a config others can read goes (core/run.ts: stderr); one held till then goes now. */
+export function onConfigWarning(sink: (message: string) => void): void {
+  warnSink = sink;
+  if (pendingWarning) sink(pendingWarning);
+  pendingWarning = undefined;
+}
+
+/** A config file that others can read and that holds a key: said once a run. */
+function warnIfReadable(file: string, raw: Record<string, unknown>): void {
+  if (warned || process.platform === 'win32') return;
+  const profiles = raw.profiles && typeof raw.profiles === 'object' ? Object.values(raw.profiles as Record<string, unknown>) : [];
+  if (!profiles.some((p) => p && typeof p === 'object' && (p as Profile).apiKey)) return;
+  const warning = readableWarning(file);
+  if (!warning) return;
+  warned = true;
+  if (warnSink) warnSink(warning);
+  else pendingWarning = warning;
+}
+
 /**
  * Reading needs no `conf` (which loads a JSON-schema validator): every command reads the
  * profiles, only `config set`, `use` and `login` write them.
  */
 function readRaw(): Record<string, unknown> {
+  const file = configFile();
   let text: string;
   try {
-    text = readFileSync(configFile(), 'utf8');
+    refuseUntrusted(file);
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`cannot read the config file ${configFile()}: ${(err as Error).message}`, { cause: err });
+    if (err instanceof UsageError) throw err;
+    throw new Error(`cannot read the config file ${file}: ${(err as Error).message}`, { cause: err });
   }
+  let raw: Record<string, unknown>;
   try {
     const value = JSON.parse(text) as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    raw = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
   } catch (err) {
-    throw new Error(`the config file ${configFile()} is not valid JSON (${(err as Error).message}); fix or remove it`);
+    throw new Error(`the config file ${file} is not valid JSON (${(err as Error).message}); fix or remove it`);
   }
+  warnIfReadable(file, raw);
+  return raw;
 }
 
 async function openStore(): Promise<Store> {
@@ -97,10 +141,13 @@ function normalize(raw: Record<string, unknown>): ConfigData {
 }
 
 async function update(fn: (data: ConfigData) => void): Promise<ConfigData> {
+  // Before conf, which makes missing directories with Node's default mode (0777 under umask 000).
+  const file = configFile();
+  refuseUntrusted(file, true);
+  makePrivateDir(dirname(file));
   const conf = await openStore();
   const data = normalize(conf.store);
   fn(data);
-  if (process.platform !== 'win32') mkdirSync(dirname(conf.path), { recursive: true, mode: 0o700 });
   conf.store = { ...conf.store, currentProfile: data.currentProfile, profiles: data.profiles };
   secure(conf.path);
   return data;
@@ -261,13 +308,16 @@ export function maskKey(key: string): string {
  */
 export async function checkPermissions(): Promise<string | null> {
   if (process.platform === 'win32') return null;
-  const path = await configPath();
+  return readableWarning(await configPath()) ?? null;
+}
+
+function readableWarning(path: string): string | undefined {
   let mode: number;
   try {
     mode = statSync(path).mode;
   } catch {
-    return null;
+    return undefined;
   }
-  if ((mode & 0o044) === 0) return null;
+  if ((mode & 0o044) === 0) return undefined;
   return `config file ${path} is readable by other users; run: chmod 600 ${path}`;
 }

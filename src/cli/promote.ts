@@ -4,7 +4,7 @@
 // target; sync applies it after confirmation and reports each change. Nothing is deleted in the
 // target without --prune. Values of secret-looking names are masked everywhere they are shown.
 import { ChatflowError, type Assistant, type ChatflowClient, type Variable } from '../client/index.js';
-import { resolveConnection, warnIfKeyFileReadable, type Target } from './core/connection.js';
+import { resolveConnection, type Target } from './core/connection.js';
 import { UsageError } from './core/errors.js';
 import { validateUrl } from './config.js';
 import { MASK, SECRET_NAME } from './secrets.js';
@@ -18,7 +18,7 @@ export interface Side extends Target {
 }
 
 /** A profile's own URL and key: CHATFLOW_URL / CHATFLOW_API_KEY / CHATFLOW_PROFILE must not turn both sides into one. */
-export async function locate(spec: string, flag: string, apiKey: string | undefined, warn: (msg: string) => void): Promise<Side> {
+export async function locate(spec: string, flag: string, apiKey: string | undefined): Promise<Side> {
   const s = spec.trim();
   if (!s) throw new UsageError(`${flag} needs a profile name or a URL`);
   if (/^https?:\/\//i.test(s)) {
@@ -36,7 +36,6 @@ export async function locate(spec: string, flag: string, apiKey: string | undefi
     if (err instanceof UsageError) throw new UsageError(err.message.replace('(--profile)', `(${flag})`));
     throw err;
   }
-  if (!apiKey && conn.apiKeySource === 'profile') await warnIfKeyFileReadable(warn);
   const key = apiKey ?? conn.apiKey;
   return { label: `profile ${s}${conn.url ? ` (${conn.url})` : ' (embedded database)'}`, ...(conn.url ? { url: conn.url } : {}), ...(key ? { apiKey: key } : {}) };
 }

@@ -1,9 +1,10 @@
 // The kind of each server URL (our service or Flowise) and Flowise's version, remembered for an hour in the cache
 // directory, so that a command does not pay the client's probe each time. Only lists trust it: a
 // delete asks the server afresh. Any failure to read or write means one more probe, nothing worse.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerInfo, ServerKindCache } from '../client/index.js';
+import { makePrivateDir, writePrivateFileSync } from './core/private-files.js';
 import { cacheDir } from './dirs.js';
 
 const SERVER_CACHE_TTL_MS = 3_600_000;
@@ -32,10 +33,8 @@ export function fileServerCache(env: NodeJS.ProcessEnv = process.env): ServerKin
         const now = Date.now();
         const entries = Object.fromEntries(Object.entries(read()).filter(([, e]) => now - e.at < SERVER_CACHE_TTL_MS));
         entries[apiUrl] = { ...info, at: now };
-        mkdirSync(cacheDir(env), { recursive: true, mode: 0o700 });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(entries), { mode: 0o600 });
-        renameSync(tmp, file);
+        makePrivateDir(cacheDir(env));
+        writePrivateFileSync(file, JSON.stringify(entries));
       } catch {
         // not remembered: the next command probes again
       }

@@ -36,7 +36,7 @@ export interface CoreOptions {
   dispatcher?: Dispatcher;
   /**
    * Connect to this Unix socket instead of the URL's host and port (the URL still gives the Host
-   * header and the path): a local service listening on a socket file. No proxy applies.
+   * header and the path): a server behind a socket file (a proxy of its own, say). No proxy applies.
    */
   socketPath?: string;
   /**

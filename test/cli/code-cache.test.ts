@@ -1,162 +1,182 @@
-// The bundles' compiled code, cached (bin/bundles.js): on Node 20 the build ships a V8 code cache
-// of main.cjs and server.cjs made by running the common commands (scripts/train-code-cache.js), and
-// a user cache is written at a first run's exit when the shipped one does not fit. A cache V8
-// refuses (corrupt, another Node) is ignored: the command answers the same. Node 22+ caches
-// compiled code itself (module.enableCompileCache), and these do not apply.
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
+// The bundles' compiled code, cached by Node itself (bin/bundles.js): on Node 22.1+ in the user's
+// own `$XDG_CACHE_HOME/chatflow/compile-cache`, never in the shared temporary directory (Node's
+// default), and on Node 20 not at all. Whatever happens to the cache (damaged with its size and
+// time kept, truncated, another user's directory, unwritable, a cache home others may write to),
+// every command answers exactly as it did with a sound cache. Run on this Node and on 22 and 24
+// (test/compat/nodes.js); the tests run as root (CI does), so another user is uid 65534.
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_VERSIONS, nodeBinary } from '../compat/nodes.js';
 import { cliEnv, copyPackage, createHome, type CliHome } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The shipped caches: main.cjs's for each kind of run, server.cjs's for a command and for a read (list, get). */
-const hashOf = (bundle: string) => /chatflow-bundle=([0-9a-f]{16})\n$/.exec(readFileSync(join(ROOT, 'dist', 'bundle', bundle), 'latin1'))![1];
-const SHIPPED = ['main.cjs-help', 'main.cjs-complete', 'main.cjs-command', 'main.cjs-read', 'server.cjs-command', 'server.cjs-read'].map(
-  (b) => `${b}-${hashOf(b.replace(/-.*/, ''))}-${process.version}-${process.arch}.bin`,
-);
-/** Makes a code cache of a script as long as the wrapped bundle argv[1] that writes the file argv[2]: argv[3]. */
-const PLANT = `
-const fs = require('node:fs'), vm = require('node:vm');
-const [bundle, planted, out] = process.argv.slice(1);
-const source = fs.readFileSync(bundle, 'latin1');
-const wrapped = '(function (exports, require, module, __filename, __dirname) { ' + source + '\\n})';
-let evil = '(function (exports, require, module, __filename, __dirname) { require("node:fs").writeFileSync(' + JSON.stringify(planted) + ', "ran"); module.exports = { main: async () => 0 }; /*';
-evil += ' '.repeat(wrapped.length - evil.length - 5) + '*/\\n})';
-const script = new vm.Script(evil, { filename: bundle });
-script.runInThisContext();
-fs.writeFileSync(out, script.createCachedData());
-`;
-const nodeCaches = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+const OTHER = 65534;
+let server: TestServer;
+/** A copy of the package, readable by the other user; its shipped caches (a build that had them) are damaged with the user's. */
+let pkg: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  await execa(process.execPath, [join(copyPackageOnce(), 'bin', 'chatflow.js'), 'variables', 'create', '--name', 'REMOTE', '--value', '1', '--url', server.url], { extendEnv: false, env: cliEnv({}) });
+}, 120_000);
+afterAll(() => server?.dispose());
 
-/** The first command after an install: a new database, answered in this process. */
-async function firstCommand(pkg: string, home: CliHome) {
-  const r = await execa(process.execPath, [join(pkg, 'bin', 'chatflow.js'), 'variables', 'set', 'CACHED', 'yes', '-o', 'json'], {
-    reject: false,
-    extendEnv: false,
-    env: cliEnv({ home }),
-  });
-  expect(r.exitCode, r.stderr).toBe(0);
-  expect(JSON.parse(r.stdout)).toMatchObject({ name: 'CACHED', value: 'yes' });
-  const listed = await execa(process.execPath, [join(pkg, 'bin', 'chatflow.js'), 'variables', 'list', '-o', 'json'], {
-    reject: false,
-    extendEnv: false,
-    env: cliEnv({ home }),
-  });
-  expect(listed.exitCode, listed.stderr).toBe(0);
-  expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ name: 'CACHED', value: 'yes' })]);
+function copyPackageOnce(): string {
+  if (!pkg) {
+    pkg = copyPackage();
+    chmodSync(pkg, 0o755);
+  }
+  return pkg;
 }
 
-/** The caches of the user's (not the marks of their trials). */
-const userCaches = (home: CliHome) => {
-  const dir = join(home.cacheDir, 'chatflow', 'code-cache');
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.bin')).sort() : [];
+/** Every file below `dir` (none when there is no such directory). */
+function filesBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesBelow(join(dir, e.name)) : [join(dir, e.name)]));
+}
+/** The directories of compiled code below a cache home: Node's (ours), and the hand-made cache's of earlier versions. */
+const codeDirs = (cacheHome: string) => ['compile-cache', 'code-cache'].map((d) => join(cacheHome, 'chatflow', d));
+/** The cache files a run may read: the user's, and any the package ships. */
+const cacheFiles = (cacheHome: string) => [...codeDirs(cacheHome).flatMap(filesBelow), ...filesBelow(join(pkg, 'dist', 'bundle', 'code-cache'))];
+/** `dir` and every directory below it. */
+const dirsBelow = (dir: string): string[] =>
+  existsSync(dir) ? [dir, ...readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? dirsBelow(join(dir, e.name)) : []))] : [];
+/** Each file as it is now (to see that nothing wrote there). */
+const snapshot = (files: string[]) => new Map(files.map((f) => [f, readFileSync(f).toString('base64')]));
+
+/** `file` changed as `change` says, its size and time as they were (bit rot: nothing a size or time check sees). */
+function keepingSizeAndTime(file: string, change: (bytes: Buffer) => Buffer): void {
+  const { atime, mtime, size } = statSync(file);
+  const bytes = change(readFileSync(file));
+  writeFileSync(file, bytes);
+  if (bytes.length !== size) truncateSync(file, bytes.length);
+  utimesSync(file, atime, mtime);
+}
+const flipBytes = (bytes: Buffer) => {
+  for (let i = 64; i < bytes.length; i += 997) bytes[i]! ^= 0x5a;
+  return bytes;
 };
 
-/** A few bytes flipped all through a file, as a damaged disk or a careless edit would (V8 crashes on it: exit 133 or 139). */
-function damage(file: string): void {
-  const bytes = readFileSync(file);
-  for (let i = 2000; i < bytes.length; i += 997) bytes[i]! ^= 0x5a;
-  writeFileSync(file, bytes);
+interface Run {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
 }
 
-const run = (pkg: string, home: CliHome, args: string[]) => execa(process.execPath, [join(pkg, 'bin', 'chatflow.js'), ...args], { reject: false, extendEnv: false, env: cliEnv({ home }) });
+describe.each([process.versions.node, ...NODE_VERSIONS])('Node %s', (version) => {
+  let node: string;
+  beforeAll(async () => {
+    copyPackageOnce();
+    node = version === process.versions.node ? process.execPath : await nodeBinary(version);
+  }, 300_000);
+  // Node 22 has no SQLite here (the compat tests install better-sqlite3 13 for it): commands against a server only.
+  const embedded = !version.startsWith('22.');
+  /** Help, a list from a server (main.cjs), and the embedded default's list (server.cjs too). */
+  const COMMANDS = [['--help'], ['variables', 'list', '-o', 'json', '--url', 'SERVER'], ...(embedded ? [['variables', 'list', '-o', 'json']] : [])];
 
-describe.skipIf(nodeCaches)('the code cache (Node 20)', () => {
-  it('the build ships them (main.cjs for help, completion, a command and a read; server.cjs for a command and a read); with them first runs write no cache of their own', async () => {
-    for (const name of SHIPPED) expect(existsSync(join(ROOT, 'dist', 'bundle', 'code-cache', name)), name).toBe(true);
-    const home = createHome();
-    await firstCommand(ROOT, home);
-    for (const args of [['--help'], ['__complete', '--', 'va']]) {
-      const r = await execa(process.execPath, [join(ROOT, 'bin', 'chatflow.js'), ...args], { reject: false, extendEnv: false, env: cliEnv({ home }) });
-      expect(r.exitCode, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/variables/);
+  /** The commands, in `home`, as root or as the other user; the shared temporary directory is `home/tmp`. */
+  async function runAll(home: CliHome, opts: { as?: number; env?: Record<string, string | undefined> } = {}): Promise<Run[]> {
+    const runs: Run[] = [];
+    for (const args of COMMANDS) {
+      const r = await execa(node, [join(pkg, 'bin', 'chatflow.js'), ...args.map((a) => (a === 'SERVER' ? server.url : a))], {
+        reject: false,
+        extendEnv: false,
+        env: cliEnv({ home, env: { TMPDIR: join(home.dir, 'tmp'), ...opts.env } }),
+        stdin: 'ignore',
+        timeout: 60_000,
+        ...(opts.as !== undefined ? { uid: opts.as, gid: opts.as } : {}),
+      });
+      runs.push({ exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) });
     }
-    expect(userCaches(home)).toEqual([]);
-  });
+    return runs;
+  }
 
-  it('a shipped cache V8 refuses is ignored: the same answers, and a cache of the user\'s is written and then used', async () => {
-    const pkg = copyPackage();
-    for (const name of SHIPPED) writeFileSync(join(pkg, 'dist', 'bundle', 'code-cache', name), 'not a code cache');
+  /** A home with its shared temporary directory, owned by `owner`. */
+  function homeOf(owner = 0): CliHome {
     const home = createHome();
-    await firstCommand(pkg, home);
-    const written = userCaches(home);
-    expect(written).toEqual([expect.stringMatching(/^main-[0-9a-f]{16}-v.*\.bin$/), expect.stringMatching(/^server-[0-9a-f]{16}-v.*\.bin$/)]);
-    // A spoiled cache of the user's is ignored too, and written anew.
-    const mainCache = join(home.cacheDir, 'chatflow', 'code-cache', written[0]!);
-    writeFileSync(mainCache, 'spoiled');
-    await firstCommand(pkg, home);
-    expect(readFileSync(mainCache).length).toBeGreaterThan(1000);
-  });
+    mkdirSync(join(home.dir, 'tmp'), { mode: 0o1777 });
+    chmodSync(join(home.dir, 'tmp'), 0o1777);
+    if (owner !== 0) for (const d of [home.dir, home.configDir, home.dataDir, home.cacheDir]) chownSync(d, owner, owner);
+    return home;
+  }
 
-  it('a damaged cache of the user\'s costs at most one run: never used again, written anew, and every later command answers', async () => {
-    const pkg = copyPackage();
-    for (const name of SHIPPED) writeFileSync(join(pkg, 'dist', 'bundle', 'code-cache', name), 'not a code cache');
-    const home = createHome();
-    await firstCommand(pkg, home); // writes the user's caches
-    await firstCommand(pkg, home); // uses them: trusted
-    const mainCache = join(home.cacheDir, 'chatflow', 'code-cache', userCaches(home)[0]!);
-    damage(mainCache);
-    const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await run(pkg, home, ['--help'])).exitCode);
-    // (The first run may crash in V8 on it; it is the only one.)
-    expect(codes.slice(1)).toEqual([0, 0]);
-    expect((await run(pkg, home, ['variables', 'list', '-o', 'json'])).exitCode).toBe(0);
-  });
-
-  it('a damaged shipped cache costs at most one run too', async () => {
-    const pkg = copyPackage();
-    // (main.cjs's read cache, the one `variables list` takes first: each damaged cache costs its one run.)
-    damage(join(pkg, 'dist', 'bundle', 'code-cache', SHIPPED[3]!));
-    const home = createHome();
-    const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await run(pkg, home, ['variables', 'list', '-o', 'json'])).exitCode);
-    expect(codes.slice(1)).toEqual([0, 0]);
-  });
-
-  it('a bundle edited in place (the same length) runs its own code, not the shipped cache of the old one', async () => {
-    const pkg = copyPackage();
-    const main = join(pkg, 'dist', 'bundle', 'main.cjs');
-    const code = readFileSync(main, 'latin1');
-    expect(code).toContain('No ${what} found');
-    writeFileSync(main, code.replaceAll('No ${what} found', 'No ${what} HERE!'), 'latin1');
-    const r = await run(pkg, createHome(), ['variables', 'list']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('No variables HERE!');
-  });
-
-  it('a cache planted by another user in a shared cache directory is never run', async () => {
-    if (process.getuid?.() !== 0) return; // (only root can make another user's files; CI runs as root)
-    const home = createHome();
-    // A cache home every user may write to (sticky, as /tmp), where another user made chatflow/code-cache.
-    chmodSync(home.cacheDir, 0o1777);
-    const dir = join(home.cacheDir, 'chatflow', 'code-cache');
-    mkdirSync(dir, { recursive: true, mode: 0o755 });
-    for (const d of [join(home.cacheDir, 'chatflow'), dir]) chownSync(d, 65534, 65534);
-    // A script of main.cjs's length, compiled into a cache V8 takes for it, under every name the user's cache may have.
-    const bundle = join(ROOT, 'dist', 'bundle', 'main.cjs');
-    const { size, mtimeMs } = statSync(bundle);
-    const planted = join(home.dir, 'PLANTED');
-    const made = await execa(process.execPath, ['-e', PLANT, bundle, planted, join(home.dir, 'evil.bin')], { reject: false });
-    expect(made.exitCode, made.stderr).toBe(0);
-    const stem = `${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}.bin`;
-    for (const name of [`main-${stem}`, `main-${hashOf('main.cjs')}-${stem}`]) {
-      writeFileSync(join(dir, name), readFileSync(join(home.dir, 'evil.bin')));
-      chownSync(join(dir, name), 65534, 65534);
+  /** Every run answered as the first, sound one did: exit 0, the same output, nothing in the shared temporary directory. */
+  function expectSame(home: CliHome, runs: Run[], first: Run[]): void {
+    for (const [i, r] of runs.entries()) {
+      expect(r.exitCode, `${COMMANDS[i]!.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r).toEqual(first[i]);
     }
-    const r = await run(ROOT, home, ['variables', 'list', '-o', 'json']);
-    expect(existsSync(planted)).toBe(false);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(readdirSync(join(home.dir, 'tmp'))).toEqual([]);
+  }
+
+  it('a first run caches in the user\'s own directory (Node 22+), never in the shared temporary one; Node 20 keeps none', async () => {
+    const home = homeOf();
+    const first = await runAll(home);
+    expectSame(home, await runAll(home), first);
+    expect(first[0]!.stdout).toMatch(/variables/);
+    expect(JSON.parse(first[1]!.stdout)).toEqual([expect.objectContaining({ name: 'REMOTE' })]);
+    const dir = join(home.cacheDir, 'chatflow', 'compile-cache');
+    if (version.startsWith('20.')) {
+      expect(codeDirs(home.cacheDir).flatMap(filesBelow)).toEqual([]);
+      expect(existsSync(join(pkg, 'dist', 'bundle', 'code-cache'))).toBe(false);
+    } else {
+      expect(filesBelow(dir).length).toBeGreaterThan(0);
+      for (const d of [join(home.cacheDir, 'chatflow'), dir]) expect(statSync(d).mode & 0o777).toBe(0o700);
+    }
   });
 
-  it('without a shipped cache (a build by another Node) the user\'s is written', async () => {
-    const pkg = copyPackage();
-    rmSync(join(pkg, 'dist', 'bundle', 'code-cache'), { recursive: true });
-    const home = createHome();
-    await firstCommand(pkg, home);
-    expect(userCaches(home)).toHaveLength(2);
+  it('a cache damaged with its size and time kept, then truncated: every command answers the same', async () => {
+    const home = homeOf();
+    const first = await runAll(home);
+    for (const f of cacheFiles(home.cacheDir)) keepingSizeAndTime(f, flipBytes);
+    expectSame(home, await runAll(home), first);
+    expectSame(home, await runAll(home), first);
+    for (const f of cacheFiles(home.cacheDir)) keepingSizeAndTime(f, (b) => b.subarray(0, b.length >> 1));
+    expectSame(home, await runAll(home), first);
+  });
+
+  it('a cache directory of another user\'s, with entries planted there, is never used', async () => {
+    const donor = homeOf();
+    const first = await runAll(donor);
+    const home = homeOf();
+    // Another user's chatflow/compile-cache, open to all, holding the entries of a sound cache and damaged ones.
+    const planted = join(home.cacheDir, 'chatflow');
+    mkdirSync(join(planted, 'compile-cache', 'planted'), { recursive: true });
+    if (existsSync(join(donor.cacheDir, 'chatflow', 'compile-cache'))) cpSync(join(donor.cacheDir, 'chatflow', 'compile-cache'), join(planted, 'compile-cache'), { recursive: true });
+    writeFileSync(join(planted, 'compile-cache', 'planted', 'entry'), 'planted');
+    for (const f of filesBelow(planted).filter((f) => !f.endsWith('entry')).slice(1)) keepingSizeAndTime(f, flipBytes);
+    for (const p of [planted, join(planted, 'compile-cache'), ...filesBelow(planted)]) {
+      chownSync(p, OTHER, OTHER);
+      chmodSync(p, statSync(p).isDirectory() ? 0o777 : 0o666);
+    }
+    const before = snapshot(filesBelow(planted));
+    expectSame(home, await runAll(home), first);
+    // (Node would have rewritten the damaged entries, and added its own, had it used them.)
+    expect(snapshot(filesBelow(planted))).toEqual(before);
+  });
+
+  it('an unwritable cache directory (0500, a user other than root) holding a damaged cache: every command answers', async () => {
+    const home = homeOf(OTHER);
+    const first = await runAll(home, { as: OTHER });
+    for (const f of cacheFiles(home.cacheDir)) keepingSizeAndTime(f, flipBytes);
+    for (const d of codeDirs(home.cacheDir).flatMap(dirsBelow)) chmodSync(d, 0o500);
+    expectSame(home, await runAll(home, { as: OTHER }), first);
+    expectSame(home, await runAll(home, { as: OTHER }), first);
+  });
+
+  it('a cache home others may write to (~/.cache 0777): no cache is used, and every command answers', async () => {
+    const home = homeOf();
+    // ~/.cache, as without XDG_CACHE_HOME.
+    const env = { XDG_CACHE_HOME: undefined };
+    const cacheHome = join(home.dir, '.cache');
+    mkdirSync(cacheHome, { mode: 0o700 });
+    const first = await runAll(home, { env });
+    for (const f of cacheFiles(cacheHome)) keepingSizeAndTime(f, flipBytes);
+    chmodSync(cacheHome, 0o777);
+    const before = snapshot(codeDirs(cacheHome).flatMap(filesBelow));
+    expectSame(home, await runAll(home, { env }), first);
+    expectSame(home, await runAll(home, { env }), first);
+    expect(snapshot(codeDirs(cacheHome).flatMap(filesBelow))).toEqual(before);
   });
 });

@@ -1,9 +1,10 @@
 // Secrets at rest: the config file holding keys is created 0600 in a 0700 directory whatever the
-// umask, by `config set` and by `login`; a looser file is tightened on the next write; and every
-// command that reads a key from the profile (and `config list`, `login`) warns while the file is
-// readable by others. The key is nowhere else on disk. (test/cli/config.test.ts covers the modes
+// umask (and ~/.config, made by the CLI, 0700), by `config set` and by `login`; a looser file is
+// tightened on the next write; every command that reads the file warns while it holds a key and
+// is readable by others; one another user could change (writable by others, or theirs, up to the
+// home) is refused by every command. Exports are 0600. The key is nowhere else on disk. (test/cli/config.test.ts covers the modes
 // after `config set`; test/cli-unit/config.test.ts the warning's text.)
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,11 +97,17 @@ describe.runIf(posix)('the config file holding keys', () => {
       }
     });
 
-    it('no warning where no key is read from it, nor once it is 0600', async () => {
+    it('a command that reads the file but not its key warns too; none once it is 0600, nor for a file holding no key', async () => {
       loosen();
       const other = await runCli(['variables', 'list', '--api-key', KEY], { home });
       expect(other.exitCode, other.stderr).toBe(0);
-      expect(other.stderr).not.toMatch(WARNING);
+      expect(other.stderr.match(new RegExp(WARNING.source, 'g')), other.stderr).toHaveLength(1);
+      const keyless = createHome();
+      mkdirSync(configDir(keyless), { mode: 0o755 });
+      writeFileSync(configFile(keyless), JSON.stringify({ currentProfile: 'default', profiles: { default: { url: server.url } } }), { mode: 0o644 });
+      const noKey = await runCli(['variables', 'list', '--api-key', KEY], { home: keyless });
+      expect(noKey.exitCode, noKey.stderr).toBe(0);
+      expect(noKey.stderr).not.toMatch(WARNING);
       chmodSync(configFile(home), 0o600);
       const tight = await runCli(['variables', 'list'], { home });
       expect(tight.exitCode, tight.stderr).toBe(0);
@@ -125,5 +132,93 @@ describe.runIf(posix)('the config file holding keys', () => {
       expect(mode(configFile(home))).toBe(0o600);
       expect(mode(configDir(home))).toBe(0o700);
     });
+  });
+});
+
+describe.runIf(posix)('a config another user can change is refused', () => {
+  /** A home whose config names the server and its key. */
+  function configured(): CliHome {
+    const home = createHome();
+    mkdirSync(configDir(home), { mode: 0o700 });
+    writeFileSync(configFile(home), JSON.stringify({ currentProfile: 'default', profiles: { default: { url: server.url, apiKey: KEY } } }), { mode: 0o600 });
+    return home;
+  }
+  /** One line naming `path`. */
+  const expectRefusal = (stderr: string, path: string) => {
+    expect(stderr).toMatch(/^chatflow: refusing to use the config: [^\n]*\n$/);
+    expect(stderr).toContain(` ${path} `);
+  };
+
+  it('writable by others (the file, its directory, a directory above it): one line with the chmod to run, exit 2, for every command', async () => {
+    const home = configured();
+    expect((await runCli(['variables', 'list'], { home })).exitCode).toBe(0);
+    for (const [path, loose] of [
+      [configFile(home), 0o622],
+      [configDir(home), 0o777],
+      [home.configDir, 0o775],
+    ] as const) {
+      const before = statSync(path).mode & 0o7777;
+      chmodSync(path, loose);
+      for (const args of [['variables', 'list'], ['config', 'list'], ['config', 'set', 'output', 'json'], ['messages', 'list', 'some-flow']]) {
+        const r = await runCli(args, { home });
+        expect(r.exitCode, `${args.join(' ')} with ${path} ${loose.toString(8)}: ${r.stderr}`).toBe(2);
+        expectRefusal(r.stderr, path);
+        expect(r.stderr).toContain(`chmod go-w ${path}`);
+        expect(r.stdout).toBe('');
+      }
+      chmodSync(path, before);
+    }
+    expect((await runCli(['variables', 'list'], { home })).exitCode).toBe(0);
+    // No file yet: config set would make it where others could replace it.
+    const empty = createHome();
+    chmodSync(empty.configDir, 0o777);
+    const set = await runCli(['config', 'set', 'url', server.url], { home: empty });
+    expect(set.exitCode, set.stderr).toBe(2);
+    expectRefusal(set.stderr, empty.configDir);
+    expect(existsSync(configFile(empty))).toBe(false);
+  });
+
+  it("another user's config directory or file (uid 65534): refused, exit 2", async () => {
+    for (const which of [configDir, configFile]) {
+      const home = configured();
+      chownSync(which(home), 65534, 65534);
+      const r = await runCli(['variables', 'list'], { home });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expectRefusal(r.stderr, which(home));
+      expect(r.stderr).toContain('another user (uid 65534)');
+    }
+  });
+
+  it('under umask 000, config set makes ~/.config 0700 (not 0777), the directory 0700 and the file 0600', async () => {
+    const home = createHome();
+    // No XDG_CONFIG_HOME: the CLI makes ~/.config itself.
+    const r = await execa('sh', ['-c', 'umask 000 && exec "$0" "$@"', process.execPath, BIN, 'config', 'set', 'url', server.url], {
+      reject: false,
+      extendEnv: false,
+      env: cliEnv({ home, env: { XDG_CONFIG_HOME: undefined } }),
+      input: '',
+    });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const dotConfig = join(home.dir, '.config');
+    expect(mode(dotConfig)).toBe(0o700);
+    expect(mode(join(dotConfig, 'chatflow'))).toBe(0o700);
+    expect(mode(join(dotConfig, 'chatflow', 'config.json'))).toBe(0o600);
+  });
+});
+
+describe.runIf(posix)('export --out', () => {
+  it('is 0600 under umask 000, a new file and one that was there (replaced by a new one, 0600)', async () => {
+    const home = createHome();
+    expect((await runCli(['variables', 'create', '--name', 'EXPORTED', '--value', 'private', '--url', server.url, '--api-key', KEY], { home })).exitCode).toBe(0);
+    const fresh = join(home.dir, 'new.jsonl');
+    const existing = join(home.dir, 'existing.jsonl');
+    writeFileSync(existing, 'old\n', { mode: 0o644 });
+    chmodSync(existing, 0o644);
+    for (const file of [fresh, existing]) {
+      const r = await runOpen(['export', '--out', file, '--url', server.url, '--api-key', KEY], home);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readFileSync(file, 'utf8')).toContain('EXPORTED');
+      expect(mode(file)).toBe(0o600);
+    }
   });
 });

@@ -1,9 +1,10 @@
 // The file cache of live completion values: one JSON file per server and kind, for CACHE_TTL_MS,
 // dropped when the config file it depended on changes or a command changes data.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateUrl } from '../config.js';
 import { cacheDir, homeDir } from '../dirs.js';
+import { makePrivateDir, writePrivateFileSync } from '../core/private-files.js';
 import type { Candidate, LiveKind } from '../core/values.js';
 import type { ConnectionFlags } from '../core/walk.js';
 
@@ -82,10 +83,8 @@ export function readCache(file: string, key: string, now: number): Candidate[] |
 
 export function writeCache(file: string, entry: CacheEntry): void {
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
-    renameSync(tmp, file);
+    makePrivateDir(join(file, '..'));
+    writePrivateFileSync(file, JSON.stringify(entry));
   } catch {
     // no cache: the next completion asks the server again
   }

@@ -1,8 +1,9 @@
 // The refresher: a detached `chatflow __complete --refresh -- <words>` that fills the cache when
 // the answer needs the embedded service, which takes longer to start than TAB may wait.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Candidate } from '../core/values.js';
+import { makePrivateDir } from '../core/private-files.js';
 import { mtimeOf, readCache } from './cache.js';
 
 /** The refresher's own limit. */
@@ -14,7 +15,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function startRefresher(file: string, spawnRefresh: () => void): void {
   const lock = `${file}.lock`;
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    makePrivateDir(join(file, '..'));
     const age = Date.now() - (mtimeOf(lock) ?? 0);
     if (age < REFRESH_DEADLINE_MS) return;
     writeFileSync(lock, String(process.pid), { mode: 0o600 });

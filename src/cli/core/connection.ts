@@ -2,7 +2,7 @@
 // CHATFLOW_PROFILE) > profile (the named one, else the current one) > the embedded service on the
 // local SQLite database, started here when no URL is configured.
 import type { ChatflowClient } from '../../client/index.js';
-import { checkPermissions, DEFAULT_PROFILE, loadConfig, validateUrl } from '../config.js';
+import { DEFAULT_PROFILE, loadConfig, validateUrl } from '../config.js';
 import { UsageError } from './errors.js';
 import { apiKeyFromFile } from './keys.js';
 
@@ -71,15 +71,6 @@ export async function resolveConnection(
   if (url) conn.url = url;
   if (apiKey) conn.apiKey = apiKey;
   return conn;
-}
-
-let warnedReadable = false;
-/** A key taken from a config file that other users can read may be known to them: say so, once. */
-export async function warnIfKeyFileReadable(warn: (msg: string) => void): Promise<void> {
-  if (warnedReadable) return;
-  warnedReadable = true;
-  const warning = await checkPermissions();
-  if (warning) warn(warning);
 }
 
 /** Where a client goes: a URL (and key), or nothing: the embedded service. */

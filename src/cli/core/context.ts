@@ -1,7 +1,7 @@
 // What a handler gets besides its arguments and flags: the run's Output, and a client for the
 // chosen server (made on first use, through core/connection.ts), released when the run ends.
 import type { ChatflowClient } from '../../client/index.js';
-import { openSession, resolveConnection, timeoutMs, warnIfKeyFileReadable, type Connection, type Session } from './connection.js';
+import { openSession, resolveConnection, timeoutMs, type Connection, type Session } from './connection.js';
 import type { ListView } from '../render/list-table.js';
 import type { ListSource } from '../render/records.js';
 import type { Output, PrintOptions } from './output.js';
@@ -83,7 +83,6 @@ export class Context {
   private async open(bulk: boolean): Promise<Session> {
     const ms = this.timeoutMs();
     const conn = await this.connection();
-    if (conn.apiKeySource === 'profile') await warnIfKeyFileReadable((w) => this.out.warn(w));
     return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, warn: (w) => this.out.warn(w), bulk });
   }
 

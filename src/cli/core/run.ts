@@ -2,10 +2,10 @@
 // handler imported, every failure through the one funnel (Output.error), the client and any
 // embedded service released. Answers the exit code.
 import type { Argument, Command, Option } from 'commander';
-import { getProfile } from '../config.js';
+import { getProfile, onConfigWarning } from '../config.js';
 import { setPromptDefaults } from '../prompts.js';
 import type { CommandDef } from './command.js';
-import type { ErrorWords } from './errors.js';
+import { UsageError, type ErrorWords } from './errors.js';
 import { Context, type GlobalFlags } from './context.js';
 import { printError, Output } from './output.js';
 import { checkPath } from './paths.js';
@@ -74,12 +74,13 @@ function wordsOf(def: CommandDef, cmd: Command): ErrorWords {
   return { command: names.join(' '), flagOf, ...(def.name === 'api' ? { raw: true } : {}) };
 }
 
-/** The profile's default format, for a command that prints records (a broken config file: none). */
+/** The profile's default format, for a command that prints records (a broken config file: none; one another user could change is refused). */
 async function profileOutput(flags: GlobalFlags): Promise<string | undefined> {
   if (flags.output || flags.json) return undefined;
   try {
     return (await getProfile(flags.profile ?? process.env.CHATFLOW_PROFILE)).output;
-  } catch {
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
     return undefined;
   }
 }
@@ -96,6 +97,8 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
     return printError(err, { debug: flags.debug === true });
   }
   out.words = wordsOf(def, cmd);
+  // (A config that others can read, holding a key: one line on stderr, whichever read found it.)
+  onConfigWarning((w) => out.warn(w));
   const ctx = new Context(flags, out, def.bulk === true);
   try {
     checked(cmd, flags, args, valueSets);

@@ -1,12 +1,13 @@
 // `chatflow chatflows export|import|diff|sync` (issue 33): whole chatflows as files for git, and
 // promoted between servers with the plan / confirm / apply of `variables sync`.
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ChatflowClient } from '../../client/index.js';
 import { fileNames, fileText, parseFile, toPortable, type Portable } from '../chatflow-files.js';
 import { chatflowKind, credentialsOf, type ChatflowKind } from '../chatflow-promote.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError } from '../core/errors.js';
+import { makePrivateDir, writePrivateFile } from '../core/private-files.js';
 import { buildPlan, type PlanItem } from '../promote.js';
 import { plural } from '../render/text.js';
 import { promote, runPlan, type PromoteFlags } from './promote.js';
@@ -37,9 +38,7 @@ async function otherFiles(dir: string, written: ReadonlySet<string>): Promise<{ 
 async function writeIfChanged(path: string, text: string): Promise<'created' | 'updated' | 'unchanged'> {
   const before = await readFile(path, 'utf8').catch(() => undefined);
   if (before === text) return 'unchanged';
-  const partial = `${path}.partial-${process.pid}`;
-  await writeFile(partial, text);
-  await rename(partial, path);
+  await writePrivateFile(path, text);
   return before === undefined ? 'created' : 'updated';
 }
 
@@ -56,7 +55,7 @@ export async function exportFlows(ctx: Context, chatflows: string[], opts: Expor
   const wanted = chatflows.length ? new Set(chatflows) : undefined;
   // Named among all the server's chatflows: a chatflow's file is the same in a whole export and alone.
   const names = fileNames(defs);
-  await mkdir(opts.dir, { recursive: true });
+  makePrivateDir(opts.dir);
   const rows: { name: string; file: string; result: string; id: string }[] = [];
   for (const def of defs) {
     if (wanted && !wanted.has(def.id)) continue;

@@ -1,15 +1,10 @@
 // `chatflow config` and `chatflow login` handlers.
-import { CONFIG_KEYS, DEFAULT_PROFILE, checkPermissions, configPath, deleteProfile, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
+import { CONFIG_KEYS, DEFAULT_PROFILE, configPath, deleteProfile, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
 import { openSession } from '../core/connection.js';
 import { apiKeyFromFile } from '../core/keys.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { askSecret, askText, requireValue } from '../prompts.js';
-
-async function warnIfReadable(ctx: Context): Promise<void> {
-  const warning = await checkPermissions();
-  if (warning) ctx.out.warn(warning);
-}
 
 export async function set(ctx: Context, key: string, value: string, opts: { profile?: string }): Promise<void> {
   const profile = (await getProfile(opts.profile)).name;
@@ -32,7 +27,6 @@ export async function unset(ctx: Context, key: string, opts: { profile?: string 
 }
 
 export async function list(ctx: Context): Promise<void> {
-  await warnIfReadable(ctx);
   await ctx.printList(await listProfiles(), 'profiles', ['name', 'current', 'url', 'apiKey', 'output']);
 }
 
@@ -91,8 +85,7 @@ export async function login(ctx: Context, opts: { url?: string; apiKey?: string;
   } finally {
     await session.close();
   }
-  // Checked before saving, which makes the file 0600: a key already in it may have been read.
-  await warnIfReadable(ctx);
+  // (A key already in a file others could read was warned of when the profile was read, above.)
   await setValue(profile, 'url', url);
   await setValue(profile, 'api-key', apiKey);
   // As `gh auth login` does: the next command goes where this one logged in.

@@ -1,13 +1,13 @@
 // `chatflow export` handler: every record of the chosen resources as JSON lines (the format is in
 // ../transfer.ts), streamed from the server and written as it arrives, with backpressure: a
 // million messages never sit in memory.
-import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import type { ChatflowClient, ChatflowDefinition } from '../../client/index.js';
 import type { Context } from '../core/context.js';
 import { credentialsOf } from '../chatflow-promote.js';
 import { withReferences } from '../chatflow-files.js';
 import { EXIT, UserError, messageOf } from '../core/errors.js';
+import { partialOf, privateStream } from '../core/private-files.js';
 import { createProgress, progressWanted, type Progress } from '../progress.js';
 import { ChunkWriter, type Out } from '../render/records.js';
 import { groupDigits, plural } from '../render/text.js';
@@ -133,17 +133,17 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
 }
 
 /**
- * Opens the destination: stdout, or a temporary file renamed into place once complete. `note`
- * says on stderr what an interrupted export left.
+ * Opens the destination: stdout, or a temporary file (0600: it holds messages) renamed into place
+ * once complete. `note` says on stderr what an interrupted export left.
  */
-function destination(file: string | undefined, stdout: Out, note: (msg: string) => void) {
+async function destination(file: string | undefined, stdout: Out, note: (msg: string) => void) {
   if (file === undefined || file === '-') {
     return { out: stdout, shown: 'stdout', finish: async () => {}, abandon: async () => {} };
   }
-  const partial = `${file}.partial-${process.pid}`;
+  const partial = partialOf(file);
   // Its buffer takes 4 MB before the export waits: with the stream's default 16 KB, each chunk
   // received (64 KB) waited to be written before the next was read, one write each.
-  const stream = createWriteStream(partial, { highWaterMark: 4 << 20 });
+  const stream = await privateStream(partial, 4 << 20);
   const closed = new Promise<void>((resolve, reject) => {
     stream.once('close', resolve);
     stream.once('error', reject);
@@ -198,7 +198,7 @@ export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> 
   if (kind === 'chatflow' && progressWanted(opts.progress)) progress.setTotal(await totalOf(client, sources));
 
   const started = performance.now();
-  const dest = destination(opts.out, ctx.out.stdout, (msg) => {
+  const dest = await destination(opts.out, ctx.out.stdout, (msg) => {
     progress.done();
     ctx.out.note(msg);
   });

@@ -94,10 +94,9 @@ export async function promote<T>(
     source?: LocalSource<T>;
   } = {},
 ): Promise<number | void> {
-  const warn = (msg: string) => ctx.out.warn(msg);
   const [from, to] = await Promise.all([
-    extra.source ? { label: extra.source.label } : locate(opts.from, '--from', opts.fromApiKey, warn),
-    locate(opts.to, '--to', opts.toApiKey, warn),
+    extra.source ? { label: extra.source.label } : locate(opts.from, '--from', opts.fromApiKey),
+    locate(opts.to, '--to', opts.toApiKey),
   ]);
   if (!extra.source && ((from as Side).url ?? 'embedded') === (to.url ?? 'embedded')) {
     throw new UsageError(`--from and --to are the same server (${to.url ?? 'the embedded database'}): nothing to promote`);
