@@ -5,14 +5,10 @@
 //   npm run build && node bench/table.js [--messages 200000,1000000] [--columns 120] [--repeat N] [--keep]
 //
 // The data is `chatflow demo --messages N` in a fresh embedded database (each size adds to the
-// one before: demo adds only what is missing). Each list runs three ways on the same database:
-// - `in-process`: the embedded service in the CLI's own process (CHATFLOW_NO_SERVICE=1: the first
-//   command of a new user, CI, and wherever no local service may run), the service's memory counted
+// one before: demo adds only what is missing). Each list runs two ways on the same database:
+// - `in-process`: the embedded default, the service in the CLI's own process, its memory counted
 //   in the CLI's;
-// - `local service`: the embedded default once a command has started the local service (its
-//   socket): the CLI's peak RSS is its own, the service's (started for these two lists) is in the
-//   last column;
-// - `serve`: against `chatflow serve` in a process of its own (the same, over TCP).
+// - `serve`: against `chatflow serve` in a process of its own (over TCP), its peak in the last column.
 // Each list is a child process with stdout a pipe
 // read here; CHATFLOW_FORCE_TTY=1 and COLUMNS make it lay the table out for a terminal of that
 // width (colour, fitted columns) without a pager. The floor, `node -e 0`, is measured in the same
@@ -63,18 +59,6 @@ Object.assign(env, { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_H
 const tty = { ...env, CHATFLOW_FORCE_TTY: '1', COLUMNS: String(COLUMNS) };
 const run = (args, e, opts) => runCli(BIN, args, e, { scratch: dir, children, ...opts });
 
-let localPid;
-
-/** A command's output (the local service's status, its stop). */
-async function runText(args) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`chatflow ${args.join(' ')} exited ${code}`);
-  return out;
-}
-
 /** Peak RSS of a running process, in MB (VmHWM). */
 const peakMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
@@ -110,20 +94,9 @@ for (const n of SIZES) {
   process.stdout.write(`demo --messages ${fmt(n)}… `);
   const seeded = await run(['demo', '--messages', String(n), '--no-progress'], env);
   console.log(`${fmt(seeded.ms / 1000, 1)} s`);
-  for (const server of ['in-process', 'local service', 'serve']) {
+  for (const server of ['in-process', 'serve']) {
     const service = server === 'serve' ? await serve() : undefined;
-    const base = server === 'in-process' ? { CHATFLOW_NO_SERVICE: '1' } : service ? { CHATFLOW_URL: service.url } : {};
-    if (server === 'local service') {
-      // A service of its own for these lists (demo's ingest is not in its peak): the one demo
-      // started is stopped, and the next command starts another, in the background.
-      await runText(['service', 'stop']);
-      await runText(['variables', 'list', '-q']);
-      for (let tries = 0; !localPid && tries < 100; tries++) {
-        localPid = JSON.parse(await runText(['service', 'status', '-o', 'json'])).find((s) => s.state === 'running')?.pid;
-        if (!localPid) await new Promise((r) => setTimeout(r, 200));
-      }
-      if (!localPid) throw new Error('no local service started');
-    }
+    const base = service ? { CHATFLOW_URL: service.url } : {};
     const measured = {};
     for (let round = 0; round < REPEAT; round++) {
       for (const [format, firstLine, e] of [['ndjson', 1, env], ['table', 2, tty]]) {
@@ -136,13 +109,8 @@ for (const n of SIZES) {
         measured[format] = !best ? r : { ...(r.ms < best.ms ? r : best), rssMb: Math.max(r.rssMb, best.rssMb) };
       }
     }
-    const servicePid = server === 'serve' ? service.pid : server === 'local service' ? localPid : undefined;
-    const serviceMb = servicePid ? peakMb(servicePid) : undefined;
+    const serviceMb = service ? peakMb(service.pid) : undefined;
     service?.stop();
-    if (server === 'local service') {
-      await runText(['service', 'stop']);
-      localPid = undefined;
-    }
     rows.push({ n, server, serviceMb, ...measured });
   }
 }

@@ -31,9 +31,7 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
     process.exitCode = code;
     // Once nothing is left to run, the process ends at once instead of through Node's teardown
     // (every handle closed, then the heap and the isolate freed: 20-40 ms where system calls are
-    // slow). Closing handles first also closed the held stdin of a local service this command
-    // started (local-service.ts#startService), so the service's start-up ran beside that teardown
-    // on two cores. Not when another beforeExit listener is there (pino's flush under `serve`, a
+    // slow). Not when another beforeExit listener is there (pino's flush under `serve`, a
     // test's hook): it may have just started more work, which the teardown lets finish.
     process.once('beforeExit', () => {
       if (process.listenerCount('beforeExit') === 0) process.exit();

@@ -59,6 +59,7 @@ const SERVER = [
   'export { startServer } from "./src/server/app.ts";',
   'export { openInProcess } from "./src/server/in-process.ts";',
   'export { openStore } from "./src/server/open-store.ts";',
+  'export { backupDatabase, checkDatabase, restoreDatabase } from "./src/server/store/sqlite-admin.ts";',
 ].join('\n');
 /** What our code imports -> the file of the lazy part that answers it. */
 const REDIRECT = [
@@ -68,7 +69,7 @@ const REDIRECT = [
   [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts.js'],
   // (default-db.ts, a path and no library, stays in main.cjs: the bulk commands' main thread needs
   // it while their worker loads the service.)
-  [/\/server\/(app|in-process|open-store)\.js$/, 'server.cjs'],
+  [/\/server\/(app|in-process|open-store|store\/sqlite-admin)\.js$/, 'server.cjs'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
 const requireHere = createRequire(import.meta.url);
@@ -245,7 +246,7 @@ const results = await Promise.all([
     plugins: [fastifyApart, plugin(false)],
   }),
   build({ ...commonJs, entryPoints: { 'vendor/fastify': 'lazy:vendor/fastify' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
-  build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts', 'local-service-main': 'src/cli/local-service-main.ts' }, plugins: [plugin(true)] }),
+  build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
     entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])),

@@ -36,7 +36,7 @@ export interface CoreOptions {
   dispatcher?: Dispatcher;
   /**
    * Connect to this Unix socket instead of the URL's host and port (the URL still gives the Host
-   * header and the path): a local service listening on a socket file. No proxy applies.
+   * header and the path): a server behind a socket file (a proxy of its own, say). No proxy applies.
    */
   socketPath?: string;
   /**
@@ -101,10 +101,10 @@ export interface ListResult<T> {
 
 export type Normalise<T> = (item: unknown) => T;
 
-/** The methods a request may be sent again by (a retry, or the embedded service's restart: cli/embedded.ts). */
-export const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** The methods a request may be sent again by (a retry). */
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 /** Errors of a connection lost before the answer began. */
-export const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const CONNECTION_LOST: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const RETRY_CODES = new Set(['ECONNREFUSED', ...CONNECTION_LOST]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);

@@ -2,8 +2,7 @@
 // answer's head and body begin and end in the bytes as they arrive (RFC 9112).
 //
 // Why not node:http: loading it and sending its first request cost a one-off command some 4 ms
-// more than a request written over node:net, on every remote command and every command reaching
-// the local service over its socket. What a client of a JSON API needs of HTTP/1.1 is small, and
+// more than a request written over node:net, on every remote command. What a client of a JSON API needs of HTTP/1.1 is small, and
 // it is all here; anything outside it is refused as a malformed answer rather than guessed at.
 //
 // Errors carry llhttp's codes (HPE_…), as node:http's parser errors do: the core reports them as

@@ -35,8 +35,6 @@ export interface AppOptions {
 export interface ServerOptions extends AppOptions {
   host?: string;
   port?: number;
-  /** Listen on this Unix socket instead of host and port (the CLI's local service). */
-  path?: string;
   /** Prunes old messages on a schedule while serving (./retention.ts). */
   retention?: RetentionPolicy;
 }
@@ -252,7 +250,7 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const app = await buildApp(options);
   const host = options.host ?? '127.0.0.1';
-  await app.listen(options.path ? { path: options.path } : { host, port: options.port ?? 3000 });
+  await app.listen({ host, port: options.port ?? 3000 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 3000);
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -260,7 +258,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const retention = options.retention && startRetention(options.store, options.retention);
   return {
     app,
-    url: options.path ? 'http://localhost' : `http://${shownHost}:${port}`,
+    url: `http://${shownHost}:${port}`,
     port,
     ...(retention ? { retention } : {}),
     close: () =>

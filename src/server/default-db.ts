@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  // (Made absolute: the local service, which runs elsewhere, and its name take this path.)
+  // (Made absolute: messages and `chatflow db` name it whole.)
   if (env.CHATFLOW_DB) return resolve(env.CHATFLOW_DB);
   const base =
     process.platform === 'win32'

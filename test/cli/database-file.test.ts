@@ -1,135 +1,172 @@
-// The embedded default's database file, handled as operators do while the local service runs:
-// removed (rm), replaced (mv), restored over (cp of a backup, the same inode), reached through a
-// second name (ln). Each leaves the data the operator expects and an intact file; and the file is
-// the user's alone.
-import { chmodSync, copyFileSync, existsSync, linkSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+// The embedded default's database file as operators and other programs touch it: large deletes, an
+// outside connection checkpointing beside the commands' writes, touch, rm, cp of a backup, a second
+// name, a journal left without its file. Each command opens the file, works and closes it: what
+// was acknowledged stays, and the file stays whole. And the file is the user's alone.
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, linkSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { execSync as execSyncx } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { alive, serviceFiles, type ServiceFiles, type ServiceInfo } from '../../src/cli/local-service.js';
-import { BIN, cliEnv, createHome, runCli, type CliHome, type Env } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, cliEnv, createHome, runCli } from '../helpers/cli.js';
+import { dbOf, names, ok } from '../helpers/embedded-db.js';
+import { openSqliteFile, pragmaRows } from '../helpers/sqlite-file.js';
 
-const SERVICE: Env = { CHATFLOW_NO_SERVICE: undefined, CHATFLOW_SERVICE_IDLE: '60' };
-const started = new Set<number>();
-afterAll(() => {
-  for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGTERM');
-});
 
-async function waitFor(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
-  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) if (ok()) return;
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const dbOf = (home: CliHome) => join(home.dataDir, 'chatflow', 'chatflow.db');
-const filesOf = (home: CliHome): ServiceFiles => serviceFiles(dbOf(home), cliEnv({ home, env: SERVICE }) as NodeJS.ProcessEnv)!;
-
-async function ok(home: CliHome, args: string[], env: Env = SERVICE): Promise<string> {
-  const r = await runCli(args, { home, env });
-  expect(r.exitCode, r.stderr).toBe(0);
-  return r.stdout;
-}
-
-const names = async (home: CliHome) => (JSON.parse(await ok(home, ['variables', 'list', '-o', 'json'])) as { name: string }[]).map((v) => v.name).sort();
-
-/** A home whose local service runs and has written `written` itself (in its WAL, not yet in the file). */
-async function serving(home: CliHome, written: string[]): Promise<number> {
-  await ok(home, ['variables', 'set', 'FIRST', '1']);
-  const files = filesOf(home);
-  await waitFor('the local service', () => existsSync(files.info) && existsSync(files.socket));
-  const { pid } = JSON.parse(readFileSync(files.info, 'utf8')) as ServiceInfo;
-  started.add(pid);
-  for (const name of written) {
-    const r = await runCli(['variables', 'set', name, 'v', '--debug'], { home, env: SERVICE });
-    expect(r.stderr).toContain('embedded service over');
-  }
-  expect(statSync(`${dbOf(home)}-wal`).size).toBeGreaterThan(0);
-  return pid;
-}
-
-/** What SQLite itself says of the file, in a process of its own once no service holds it. */
-async function integrity(home: CliHome): Promise<string> {
-  await ok(home, ['service', 'stop', '--all']);
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(dbOf(home));
+/** What SQLite itself says of the file, and a count, on a connection of the test's own. */
+function look(path: string, count = 'select count(*) as n from chat_message'): { integrity: string; n: number } {
+  const db = openSqliteFile(path);
   try {
-    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join(', ');
+    const integrity = (pragmaRows(db, 'integrity_check') as Record<string, string>[]).map((r) => Object.values(r)[0]).join(', ');
+    return { integrity, n: Number((db.prepare(count).all([])[0] as { n: number }).n) };
   } finally {
     db.close();
   }
 }
 
-describe('the database file while the local service runs', { timeout: 60_000 }, () => {
-  it('rm: the next command has a new, empty database, not the old one\'s journal; the service exits', async () => {
+describe('the database file under heavy and outside use', { timeout: 120_000 }, () => {
+  it('300,000 messages, then a delete of half: the file whole, the other half kept, every command after answers', async () => {
     const home = createHome();
-    const pid = await serving(home, ['SECRET']);
-    rmSync(dbOf(home));
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    // Seeded in one transaction (seconds); half in 2025, half in 2026.
+    const db = openSqliteFile(dbOf(home));
+    db.exec(`with recursive n(i) as (select 0 union all select i + 1 from n where i < 299999)
+      insert into chat_message (id, role, chatflowid, content, chatType, chatId, createdDate)
+      select printf('m%06d', i), 'userMessage', 'huge', 'hello ' || i, 'INTERNAL', 'chat' || (i % 997),
+        strftime('%Y-%m-%dT%H:%M:%fZ', iif(i < 150000, '2025-01-01', '2026-01-01'), '+' || i || ' seconds') from n`);
+    db.close();
+    const r = await runCli(['messages', 'delete', 'huge', '--end-date', '2025-12-31', '--yes'], { home });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('150,000');
+    for (const args of [['messages', 'list', 'huge', '--limit', '1', '-o', 'json'], ['stats', 'huge', '-o', 'json'], ['variables', 'set', 'AFTER', '1']]) await ok(home, args);
+    expect(look(dbOf(home))).toEqual({ integrity: 'ok', n: 150_000 });
+    expect(existsSync(`${dbOf(home)}-wal`)).toBe(false);
+  });
+
+  it('an outside connection checkpointing (TRUNCATE) without a pause beside writing commands: every acknowledged write kept', async () => {
+    const home = createHome();
+    const db = dbOf(home);
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    // Another program's connection, as `sqlite3 chatflow.db 'PRAGMA wal_checkpoint(TRUNCATE)'` in a loop.
+    const storm = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const Database = require('better-sqlite3');
+         let n = 0;
+         for (;;) {
+           const db = new Database(${JSON.stringify(db)});
+           db.pragma('busy_timeout = 5000');
+           for (let i = 0; i < 20; i++) { db.pragma('wal_checkpoint(TRUNCATE)'); if (++n === 50) process.stdout.write('storming\\n'); }
+           db.close();
+         }`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], cwd: fileURLToPath(new URL('../..', import.meta.url)) },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        storm.stdout.once('data', () => resolve());
+        storm.once('exit', (code) => reject(new Error(`the checkpointing process ended (${code})`)));
+      });
+      const acknowledged: string[] = [];
+      const failed: string[] = [];
+      await Promise.all(
+        [0, 1].map(async (w) => {
+          for (let i = 0; i < 15; i++) {
+            const name = `W${w}_${i}`;
+            const r = await runCli(['variables', 'set', name, String(i)], { home });
+            (r.exitCode === 0 ? acknowledged : failed).push(r.exitCode === 0 ? name : `${name}: ${r.stderr}`);
+          }
+        }),
+      );
+      expect(failed).toEqual([]);
+      const kept = new Set(await names(home));
+      expect(acknowledged.filter((n) => !kept.has(n))).toEqual([]);
+    } finally {
+      storm.kill();
+    }
+    expect(look(db).integrity).toBe('ok');
+  });
+
+  it('touch, between commands and while they write: nothing lost', async () => {
+    const home = createHome();
+    const db = dbOf(home);
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    const written = ['FIRST'];
+    let touching = true;
+    const toucher = (async () => {
+      while (touching) {
+        utimesSync(db, new Date(), new Date());
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    for (let i = 0; i < 10; i++) {
+      await ok(home, ['variables', 'set', `T${i}`, 'v']);
+      written.push(`T${i}`);
+      await new Promise<void>((resolve, reject) => execFile('touch', [db], (err) => (err ? reject(err) : resolve())));
+    }
+    touching = false;
+    await toucher;
+    expect(await names(home)).toEqual(written.sort());
+  });
+
+  it('between commands the database is one file: after a first command that only reads, and after writes', async () => {
+    const home = createHome();
+    const files = () => readdirSync(join(home.dataDir, 'chatflow')).sort();
+    expect(await names(home)).toEqual([]);
+    expect(files()).toEqual(['chatflow.db']);
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    expect(files()).toEqual(['chatflow.db']);
+  });
+
+  it('rm, cp of a backup, mv of another file between commands: the file at the path, as it is', async () => {
+    const home = createHome();
+    const db = dbOf(home);
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    copyFileSync(db, join(home.dir, 'backup.db'));
+    await ok(home, ['variables', 'set', 'SINCE', '1']);
+    copyFileSync(join(home.dir, 'backup.db'), db);
+    expect(await names(home)).toEqual(['FIRST']);
+    rmSync(db);
     expect(await names(home)).toEqual([]);
     await ok(home, ['variables', 'set', 'NEW', '1']);
-    await waitFor(`the old service ${pid} to exit`, () => !alive(pid));
-    expect(await names(home)).toEqual(['NEW']);
-    expect(await integrity(home)).toBe('ok');
-  });
-
-  it('mv other.db over it: the other database, whole, and what is written after', async () => {
-    const home = createHome();
-    const other = join(home.dir, 'other.db');
-    await ok(home, ['variables', 'set', 'OTHER', '1'], { CHATFLOW_DB: other });
-    const pid = await serving(home, ['SECRET']);
-    renameSync(other, dbOf(home));
+    const other = createHome();
+    await ok(other, ['variables', 'set', 'OTHER', '1']);
+    copyFileSync(dbOf(other), join(home.dir, 'other.db'));
+    const { renameSync } = await import('node:fs');
+    renameSync(join(home.dir, 'other.db'), db);
     expect(await names(home)).toEqual(['OTHER']);
-    await ok(home, ['variables', 'set', 'AFTER', '1']);
-    await waitFor(`the old service ${pid} to exit`, () => !alive(pid));
-    expect(await names(home)).toEqual(['AFTER', 'OTHER']);
-    expect(await integrity(home)).toBe('ok');
+    expect(look(db, 'select count(*) as n from variable')).toEqual({ integrity: 'ok', n: 1 });
   });
 
-  it('cp backup.db over it (the same file): the backup\'s data, not the commits made since', async () => {
+  it('a file of two names (ln) is refused, and what was acknowledged stays', async () => {
     const home = createHome();
-    await ok(home, ['variables', 'set', 'BACKED', '1'], {});
-    const backup = join(home.dir, 'backup.db');
-    copyFileSync(dbOf(home), backup);
-    const pid = await serving(home, ['LATER', 'LATER2']);
-    const inode = statSync(dbOf(home)).ino;
-    copyFileSync(backup, dbOf(home));
-    expect(statSync(dbOf(home)).ino).toBe(inode);
-    expect(await names(home)).toEqual(['BACKED']);
-    await ok(home, ['variables', 'set', 'AFTER', '1']);
-    await waitFor(`the old service ${pid} to exit`, () => !alive(pid));
-    expect(await names(home)).toEqual(['AFTER', 'BACKED']);
-    expect(await integrity(home)).toBe('ok');
-  });
-
-  it('cp over it, with no command after: the service notices by itself, and leaves no journal of the old data', async () => {
-    const home = createHome();
-    await ok(home, ['variables', 'set', 'BACKED', '1'], {});
-    const backup = join(home.dir, 'backup.db');
-    copyFileSync(dbOf(home), backup);
-    const pid = await serving(home, ['LATER']);
-    copyFileSync(backup, dbOf(home));
-    await waitFor(`the service ${pid} to exit`, () => !alive(pid), 5000).catch((e) => { console.log(readFileSync(`/proc/${pid}/stat`, 'utf8'), execSyncx(`ls -la ${home.dataDir}/chatflow ${home.cacheDir}/chatflow/run`)); throw e; });
-    expect(existsSync(`${dbOf(home)}-wal`)).toBe(false);
-    expect(await names(home)).toEqual(['BACKED']);
-  });
-
-  it('ln: a file of two names is refused by every command, and what was acknowledged stays', async () => {
-    const home = createHome();
-    const pid = await serving(home, ['KEPT']);
+    const db = dbOf(home);
+    await ok(home, ['variables', 'set', 'KEPT', '1']);
     const second = join(home.dir, 'second.db');
-    linkSync(dbOf(home), second);
-    for (const env of [SERVICE, { ...SERVICE, CHATFLOW_DB: second }]) {
-      const r = await runCli(['variables', 'set', 'REFUSED', '1'], { home, env });
-      expect(r.exitCode).not.toBe(0);
-      expect(r.stderr).toMatch(/has 2 names \(hard links\).*remove the other names/);
-    }
-    await waitFor(`the service ${pid} to exit`, () => !alive(pid));
+    linkSync(db, second);
+    const r = await runCli(['variables', 'set', 'LOST', '1'], { home });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('hard links');
     rmSync(second);
-    expect(await names(home)).toEqual(['FIRST', 'KEPT']);
-    expect(await integrity(home)).toBe('ok');
+    expect(await names(home)).toEqual(['KEPT']);
+  });
+
+  it('a journal beside no database (the file moved away while a program had it open) is refused and left where it is', async () => {
+    const home = createHome();
+    const db = dbOf(home);
+    await ok(home, ['variables', 'set', 'FIRST', '1']);
+    rmSync(db);
+    writeFileSync(`${db}-wal`, 'frames of another file');
+    const r = await runCli(['variables', 'list', '-o', 'json'], { home });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`its journal ${db}-wal is there without it`);
+    expect(existsSync(`${db}-wal`)).toBe(true);
+    expect(existsSync(db)).toBe(false);
   });
 });
 
-describe('the database file is the user\'s alone', { timeout: 60_000 }, () => {
+describe("the database file is the user's alone", { timeout: 60_000 }, () => {
   it('a new database: its directory 0700, the file and its journal 0600, whatever the umask', async () => {
     const home = createHome();
     // A umask that lets everyone read and write: the command runs under it (sh's umask, then exec).
@@ -151,7 +188,7 @@ describe('the database file is the user\'s alone', { timeout: 60_000 }, () => {
 
   it('an existing database open to others: each command warns, naming the fix', async () => {
     const home = createHome();
-    await ok(home, ['variables', 'set', 'SECRET', 's3cr3t'], {});
+    await ok(home, ['variables', 'set', 'SECRET', 's3cr3t']);
     chmodSync(dbOf(home), 0o644);
     const r = await runCli(['variables', 'list', '-o', 'json'], { home });
     expect(r.exitCode, r.stderr).toBe(0);

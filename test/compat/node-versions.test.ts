@@ -1,7 +1,7 @@
 // The CLI and the service on the other Node versions users run (22 and 24), not only on the Node
 // that runs the tests (each fetched once, ./nodes.js), installed as a machine without a compiler
-// has it (installedPackage): the embedded default (its first command, the local service, a bulk
-// export and import on a thread) and `serve` until SIGTERM. On Node 24.19 and later, better-sqlite3
+// has it (installedPackage): the embedded default (its first command, the demo, an export, an import
+// on a thread, the db commands) and `serve` until SIGTERM. On Node 24.19 and later, better-sqlite3
 // 12 aborted every one of these at exit (SIGABRT, exit 134, a native stack on stderr): see
 // src/server/store/sqlite-driver.ts. (.ci/run also runs the store's tests on these Nodes.)
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -47,7 +47,7 @@ const run = async (node: string, home: CliHome, args: string[], env: Record<stri
   const r = await execa(node, [BIN, ...args], {
     reject: false,
     extendEnv: false,
-    env: cliEnv({ home, env: { CHATFLOW_NO_SERVICE: undefined, ...env } }),
+    env: cliEnv({ home, env }),
     stdin: 'ignore',
     timeout: 60_000,
   });
@@ -61,21 +61,22 @@ const run = async (node: string, home: CliHome, args: string[], env: Record<stri
 const UNCLEAN = /Assertion failed|Native stack trace|Segmentation fault|ExperimentalWarning/;
 
 describe.each(NODE_VERSIONS)('Node %s', (version) => {
-  it('the embedded default: a first command, the demo, the local service, export and import, each exit 0', { timeout: 300_000 }, async () => {
+  it('the embedded default: a first command, the demo, export, import and the db commands, each exit 0', { timeout: 300_000 }, async () => {
     const node = await nodeBinary(version);
     const home = createHome();
     const steps: [string[], Record<string, string>?][] = [
       // The first command of a fresh install, in its own process.
       [['variables', 'set', 'MODEL', 'gpt-4o', '-o', 'json']],
       [['demo', '--messages', '500']],
-      // Answered by the local service the demo started.
       [['variables', 'list', '-o', 'json']],
       [['messages', 'list', 'demo-support-bot', '--limit', '2', '-o', 'json']],
-      // An export through the local service; an import runs the service on a thread of the CLI.
+      // An import runs the service on a thread of the CLI.
       [['export', '--out', join(home.dir, 'all.ndjson')]],
       [['import', join(home.dir, 'all.ndjson')], { CHATFLOW_DB: join(home.dir, 'copy.db') }],
-      [['service', 'stop']],
-      [['service', 'stop'], { CHATFLOW_DB: join(home.dir, 'copy.db') }],
+      // The backup and restore of this Node's SQLite (VACUUM INTO, ATTACH).
+      [['db', 'backup', join(home.dir, 'backup.db')]],
+      [['db', 'restore', join(home.dir, 'backup.db'), '--yes']],
+      [['db', 'check']],
     ];
     for (const [args, env] of steps) {
       const r = await run(node, home, args, env);
@@ -83,7 +84,7 @@ describe.each(NODE_VERSIONS)('Node %s', (version) => {
     }
     const listed = await run(node, home, ['variables', 'list', '-o', 'json']);
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((v) => v.name)).toContain('MODEL');
-    const copied = await run(node, home, ['messages', 'list', 'demo-support-bot', '-o', 'json'], { CHATFLOW_DB: join(home.dir, 'copy.db'), CHATFLOW_NO_SERVICE: '1' });
+    const copied = await run(node, home, ['messages', 'list', 'demo-support-bot', '-o', 'json'], { CHATFLOW_DB: join(home.dir, 'copy.db') });
     expect([copied.exitCode, copied.stderr]).toEqual([0, expect.not.stringMatching(UNCLEAN)]);
     // In order (this Node's SQLite joins each batch of the list itself, see store/engine.ts).
     const listed500 = JSON.parse(copied.stdout) as { id: string; createdDate: string }[];

@@ -71,7 +71,6 @@ export function home(extra: Env = {}): Home {
     XDG_CACHE_HOME: cacheDir,
     TERM: 'dumb',
     CHATFLOW_COMPLETE_DEADLINE_MS: '15000',
-    CHATFLOW_NO_SERVICE: '1',
     ...extra,
   };
   return { dir, cacheDir, env };

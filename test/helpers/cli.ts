@@ -1,6 +1,5 @@
 // Runs the built `bin/chatflow.js` as a user would, in a clean environment: nothing inherited
-// from the test process (no CHATFLOW_*, NO_COLOR, CI, proxies), a temporary HOME and XDG dirs, and
-// no local service (CHATFLOW_NO_SERVICE=1) unless a test removes that.
+// from the test process (no CHATFLOW_*, NO_COLOR, CI, proxies), and a temporary HOME and XDG dirs.
 // Build first (`npm run build`): the tests run the bundle in dist/, not src/.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -98,9 +97,6 @@ export function cliEnv(opts: Omit<CliOptions, 'input' | 'timeout'> = {}): Env {
     ...home.env,
     // Tables show dates in local time: make that time UTC.
     TZ: 'UTC',
-    // Each command answers in its own process and starts no local service (a test home each would
-    // leave one behind per test); test/cli/local-service.test.ts runs the default, with the service.
-    CHATFLOW_NO_SERVICE: '1',
   };
   if (opts.url !== undefined) env.CHATFLOW_URL = opts.url;
   if (opts.tty) {

@@ -6,6 +6,7 @@ import { assistants } from './assistants.js';
 import { chatflows } from './chatflows.js';
 import { complete, completion } from './completion.js';
 import { config, login, logout } from './config.js';
+import { db } from './db.js';
 import { demo } from './demo.js';
 import { exportCommand } from './export.js';
 import { feedback } from './feedback.js';
@@ -13,7 +14,6 @@ import { importCommand } from './import.js';
 import { messages } from './messages.js';
 import { privacy } from './privacy.js';
 import { serve } from './serve.js';
-import { service } from './service.js';
 import { credentials } from './credentials.js';
 import { stats } from './stats.js';
 import { upsertHistory } from './upsert-history.js';
@@ -37,7 +37,7 @@ export const COMMANDS: CommandDef[] = [
   exportCommand,
   importCommand,
   serve,
-  service,
+  db,
   completion,
   complete,
 ];

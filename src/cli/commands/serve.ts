@@ -36,5 +36,8 @@ export const serve: CommandDef = {
     'chatflow serve --database-url postgres://user@db:5432/chatflow   # several replicas, one database',
     'chatflow serve --retain 90d --retain support-bot=30d --retain audit=forever',
   ],
+  notes:
+    '\nOn SQLite, back up and restore its database while it runs with CHATFLOW_DB=FILE chatflow db backup|restore\n' +
+    '(through SQLite: it sees the restored data at its next request); copy files over it only when it is stopped.\n',
   handler: () => import('../handlers/serve.js').then((m) => m.serve),
 };

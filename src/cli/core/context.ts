@@ -36,6 +36,7 @@ export function onDataChanged(hook: () => unknown): void {
 
 export class Context {
   private session?: Promise<Session>;
+  private changed = false;
 
   constructor(
     readonly flags: GlobalFlags,
@@ -93,10 +94,14 @@ export class Context {
     return this.out.printList(records, what, columns);
   }
 
+  /** The run changed data other than through the client (`db restore`): onDataChanged's hooks run at its end too. */
+  changedData(): void {
+    this.changed = true;
+  }
+
   async close(): Promise<void> {
     const session = this.session ? await this.session.catch(() => undefined) : undefined;
-    if (!session) return;
-    await session.close();
-    if (session.client.changedData) for (const hook of dataChangedHooks) await hook();
+    await session?.close();
+    if (this.changed || session?.client.changedData) for (const hook of dataChangedHooks) await hook();
   }
 }

@@ -195,13 +195,16 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
   };
 }
 
+/** This version's migrations, in order: a database whose own are a start of these is one it can read. */
+export const migrationNames = (dialect: Dialect): string[] => Object.keys(migrationsFor(dialect));
+
 /**
  * Whether the database has run exactly this version's migrations: the common case of opening one,
  * which then needs neither kysely's Migrator (a good part of a one-off command's start) nor a lock.
  * A new database, an older or a newer one answers false: `migrate` then does (or refuses) the work.
  */
 export async function isMigrated(db: Kysely<unknown>, dialect: Dialect): Promise<boolean> {
-  const names = Object.keys(migrationsFor(dialect));
+  const names = migrationNames(dialect);
   try {
     const { rows } = await sql<{ n: number; last: string | null }>`select count(*) as n, max(name) as last from kysely_migration`.execute(db);
     return Number(rows[0]?.n) === names.length && rows[0]?.last === names.at(-1);

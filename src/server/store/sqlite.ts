@@ -143,7 +143,15 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
         busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       })
     : undefined;
-  const writer = preparingOnce(sqlite, checkpoints?.committed);
+  // Closed by the store too: kysely closes only a connection it has run a query on, and a command
+  // that only reads a copy of the template never does. Left open to the process's exit, the
+  // writer would not checkpoint nor remove the WAL (a -wal and -shm left beside the file).
+  let writerOpen = true;
+  const closeWriter = () => {
+    if (writerOpen) sqlite.close();
+    writerOpen = false;
+  };
+  const writer = { ...preparingOnce(sqlite, checkpoints?.committed), close: closeWriter };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
   // Bulk inserts run a statement prepared once for each row, its values bound by position from
   // one array filled afresh for each (see Engine.insertChunks). Bound by name from the row
@@ -176,6 +184,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     }
   } catch (err) {
     await db.destroy();
+    closeWriter();
     await checkpoints?.close();
     throw err;
   }
@@ -203,6 +212,7 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
     // The read-only reader first: a read-only connection closing last cannot remove the WAL.
     closeReading();
     await closeConnections();
+    closeWriter();
     await checkpoints.close();
   };
   return store;
