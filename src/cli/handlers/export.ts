@@ -62,7 +62,7 @@ function records(client: ChatflowClient, { resource, chatflowId, only }: Source,
     case 'assistants':
       return serialised(client.assistants.stream());
     case 'messages':
-      return client.messages.streamTexts(chatflowId!, {}, { anyOrder: true });
+      return client.messages.streamTexts(chatflowId!, {});
     case 'feedback':
       return serialised(client.feedback.stream(chatflowId!));
     case 'upsert-history':
@@ -112,7 +112,7 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
     let n = 0;
     if (source.resource === 'messages' && !redact) {
       // The bulk: the server's lines copied as bytes into export lines (see HttpCore.streamFramed).
-      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END, { anyOrder: true })) {
+      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END)) {
         if (count > 0) await writer.writeBytes(bytes);
         n += count;
         progress.add(count);
