@@ -21,7 +21,7 @@
 // session pages (`feedback=…&page&limit`) come in the order of each session's last message
 // (`ORDER BY MAX(createdDate)`) and leave out messages without a session; `feedbackType` drops every
 // message without a session and adds the question before each rated answer; dates compared as
-// SQLite compares text, ties in stored order. `msPerRow` and `msPerScannedRow` model the cost of
+// SQLite compares text, ties in stored order (newest first too). `msPerRow` and `msPerScannedRow` model the cost of
 // an answer (its first byte only once the whole list is built): what it returns plus a scan of the
 // chatflow's rows (docs/spec/flowise-versions.md 5).
 //
@@ -467,7 +467,8 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         if (paged) rows = selection.groups.slice((page - 1) * limit, page * limit).flatMap((g) => selection.bySession.get(g) ?? []).sort(byDate);
         rows = rows.map((m) => ({ ...m, feedback: feedbackOf(m) && out(feedbackOf(m)!) }));
       }
-      if (q.get('order') === 'DESC') rows = [...rows].reverse();
+      // Newest first as SQLite sorts: by the text descending, ties still in stored order.
+      if (q.get('order') === 'DESC') rows = [...rows].sort((x, y) => byDate(y, x));
       const scanned = db.messages.filter((m) => m.chatflowid === id).length * (paged ? 2 : 1);
       return Object.assign(json(rows.map(out)), { rows: rows.length, scanned });
     }
