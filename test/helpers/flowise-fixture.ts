@@ -231,6 +231,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
   /** Bumped by every change of messages or feedback: a kept selection is then stale. */
   let generation = 0;
   const selections = new Map<string, { rows: Row[]; groups: unknown[]; bySession: Map<unknown, Row[]> }>();
+  const byDateOf = new Map<string, { generation: number; rows: Row[] }>();
 
   const route = (method: string, pathname: string, q: URLSearchParams, body: unknown, key: string | undefined): Reply => {
     const parts = pathname.slice('/api/v1/'.length).split('/').map(decodeURIComponent);
@@ -441,7 +442,22 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       const key = `${generation} ${id} ${[...q.entries()].filter(([k]) => k !== 'page' && k !== 'limit').join('&')}`;
       let selection = selections.get(key);
       if (!selection) {
-        let all = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId')).filter(inRange).sort(byDate);
+        // The chatflow's rows by date (kept until the data changes), the range found by halving: the
+        // fixture's own work stays what an answer holds (its modelled cost is msPerScannedRow).
+        let sorted = byDateOf.get(id);
+        if (!sorted || sorted.generation !== generation) byDateOf.set(id, (sorted = { generation, rows: db.messages.filter((m) => m.chatflowid === id).sort(byDate) }));
+        const first = (bound: string, after: boolean) => {
+          let [lo, hi] = [0, sorted!.rows.length];
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            const text = String(sorted!.rows[mid]!.createdDate);
+            if (after ? text <= bound : text < bound) lo = mid + 1;
+            else hi = mid;
+          }
+          return lo;
+        };
+        const range = sorted.rows.slice(start ? first(start, false) : 0, end ? first(end, true) : sorted.rows.length);
+        let all = range.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId'));
         // Any value of `feedback`, even `false`, switches to the feedback query (a Flowise bug).
         if (q.get('feedback') && ratings) all = ratedPairs(all);
         selection = { rows: all, groups: [], bySession: new Map() };
@@ -469,7 +485,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       }
       // Newest first as SQLite sorts: by the text descending, ties still in stored order.
       if (q.get('order') === 'DESC') rows = [...rows].sort((x, y) => byDate(y, x));
-      const scanned = db.messages.filter((m) => m.chatflowid === id).length * (paged ? 2 : 1);
+      const scanned = (byDateOf.get(id)?.rows.length ?? 0) * (paged ? 2 : 1);
       return Object.assign(json(rows.map(out)), { rows: rows.length, scanned });
     }
 
