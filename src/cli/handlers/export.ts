@@ -25,7 +25,7 @@ interface ExportFlags {
 const LINE_END = Buffer.from('}\n');
 
 const FLOWISE_NOTE =
-  "note: this server is not the chatflow service (a Flowise server?): each chatflow's messages are read a page of chats at a time; " +
+  "note: this server is not the chatflow service (a Flowise server?): each chatflow's messages are read a date window at a time; " +
   'the messages of deleted chatflows cannot be reached; ' +
   'credentials (chatflows name theirs by name and kind), tools, document stores and API keys are not part of this interface and are not exported.';
 
