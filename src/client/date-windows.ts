@@ -112,9 +112,10 @@ export async function* dateWindows(core: HttpCore, apiPath: string, query: Query
   // Newest first: from the last message of the latest-ending session (its window open at the top,
   // or up to the caller's end), back to the first session's first message: below it, one window.
   const latest = await sessionEdge(core, apiPath, query, 'DESC', normalise);
-  const first = latest === undefined ? undefined : await sessionEdge(core, apiPath, query, 'ASC', normalise);
-  if (latest === undefined || first === undefined) return void (yield* window(lo, hi, undefined));
+  if (latest === undefined) return void (yield* window(lo, hi, undefined));
   yield* window(latest, hi, latest);
+  // Asked once the first rows are out: where the windows stop.
+  const first = (await sessionEdge(core, apiPath, query, 'ASC', normalise)) ?? latest;
   let to = latest;
   let span = FIRST_SPAN;
   for (;;) {
