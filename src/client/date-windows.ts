@@ -47,7 +47,10 @@ function resize(span: number, count: number): number {
   return Math.max(1, Math.round(span * factor));
 }
 
-/** The messages' dates at the end of the session a one-session page holds first (`ASC`: earliest-ending). */
+/**
+ * The first message of the session that ends first (`ASC`), or the last of the one that ends last
+ * (`DESC`): one session page of one session (two where the sessionless group takes the first place).
+ */
 async function sessionEdge(core: HttpCore, apiPath: string, query: QueryInput, order: 'ASC' | 'DESC', normalise: Normalise<ChatMessage>): Promise<number | undefined> {
   for await (const page of sessionPages(core, apiPath, query, { order, limit: 1 }, normalise)) {
     const times = page.map((m) => millis(m.createdDate)).filter((t) => !Number.isNaN(t));
@@ -101,7 +104,7 @@ export async function* dateWindows(core: HttpCore, apiPath: string, query: Query
     for (;;) {
       const start = from!;
       let to: number | undefined = start + span;
-      const last = to >= Math.min(hi ?? now, now) || (hi !== undefined && to >= hi);
+      const last = to >= Math.min(hi ?? Infinity, now);
       if (last) to = hi;
       const count = yield* window(start, to, to);
       if (last) return;
