@@ -70,7 +70,8 @@ export const flowiseDialect = (version?: string): Dialect => {
     noSuchChatflow: (id) => version !== undefined && !UUID.test(id),
     upsertHistoryDelete: 'hard',
     upsertDeleteAllOrNothing: newer,
-    upsertHistoryByChatflow: newer,
+    // Only from a server that says it is 3.1.3+: another answers the whole list itself.
+    upsertHistoryByChatflow: version !== undefined && newer,
     messageList: (q) => {
       const { page: _page, limit: _limit, startDate: _s, endDate: _e, feedback, feedbackType, ...rest } = q;
       const d = dates(q, 'createdDate', false);
