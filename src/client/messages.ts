@@ -144,18 +144,8 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
   async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
     const plan = await planOf(chatflowId, query);
     if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
-    const chunk: string[] = [];
-    try {
-      for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage)) {
-        chunk.push(JSON.stringify(m));
-        if (chunk.length >= 1000) yield chunk.splice(0);
-      }
-    } catch (err) {
-      // What was read is written, also when the list ends in an error (said after it).
-      if (chunk.length) yield chunk.splice(0);
-      throw err;
-    }
-    if (chunk.length) yield chunk;
+    // A received chunk's messages together: the first come out as soon as they are read.
+    for await (const batch of plannedBatches(core, listPath(chatflowId), plan, normaliseMessage)) yield batch.map((m) => JSON.stringify(m));
   }
 
   return {
