@@ -33,3 +33,26 @@ export function benchMessage(i, chatflowid, sessionCount, { ids = 'uuid', prefix
     createdDate: new Date(start + (i % SESSION) * 1000).toISOString(),
   };
 }
+
+/**
+ * Chats shaped like real traffic, as `seed-real.sh` seeds a real Flowise (docs/spec/flowise-versions.md
+ * 5): chats of SESSION messages 5-90 s apart, starting at random over `days` days (session id = chat
+ * id), every message at a millisecond of its own. `n` messages in all, chat after chat (not in date
+ * order, as Flowise's rows are stored); the same every run.
+ */
+export function* realTrafficMessages(n, chatflowid, { days = 60 } = {}) {
+  let seed = 38;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const used = new Set();
+  for (let i = 0; i < n; i += SESSION) {
+    const c = i / SESSION;
+    let t = START + Math.floor(rnd() * days * 86_400_000);
+    for (let k = 0; k < SESSION && i + k < n; k++) {
+      while (used.has(t)) t++;
+      used.add(t);
+      const m = benchMessage(i + k, chatflowid, 1);
+      yield { ...m, chatId: `c-${c}`, sessionId: `c-${c}`, createdDate: new Date(t).toISOString() };
+      t += 5000 + Math.floor(rnd() * 85_000);
+    }
+  }
+}

@@ -12,15 +12,17 @@ const TIME = '/usr/bin/time';
  * `scratch`: a directory for /usr/bin/time's report.
  * `countLines`: read stdout and count its lines; `firstLine`: the line (1-based) whose arrival is
  * timed, e.g. 2 for a table's first row under its header. `children`: a set the child is kept in
- * while it runs (so a benchmark can kill it on Ctrl-C). Answers { ms, rssMb, cpuMs, lines, firstMs }
+ * while it runs (so a benchmark can kill it on Ctrl-C). `onLine`: called with each line's text as it
+ * comes (a check of what was printed). Answers { ms, rssMb, cpuMs, lines, firstMs }
  * (cpuMs: user and system time of all its threads; undefined without /usr/bin/time).
  */
-export async function runCli(script, args, env, { scratch, countLines = false, firstLine, children } = {}) {
+export async function runCli(script, args, env, { scratch, countLines = false, firstLine, children, onLine } = {}) {
   const rssFile = join(scratch, 'rss.txt');
   const timed = existsSync(TIME);
   const [cmd, argv] = timed ? [TIME, ['-f', '%M %U %S', '-o', rssFile, process.execPath, script, ...args]] : [process.execPath, [script, ...args]];
   const started = performance.now();
-  const read = countLines || firstLine !== undefined;
+  const read = countLines || firstLine !== undefined || onLine !== undefined;
+  let partial = '';
   const child = spawn(cmd, argv, { env, stdio: ['ignore', read ? 'pipe' : 'ignore', 'pipe'] });
   children?.add(child);
   let stderr = '';
@@ -28,10 +30,13 @@ export async function runCli(script, args, env, { scratch, countLines = false, f
   let lines = 0;
   let firstMs;
   child.stdout?.on('data', (chunk) => {
+    let from = 0;
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
       lines++;
       if (lines === firstLine) firstMs = performance.now() - started;
+      if (onLine) onLine(partial + chunk.toString('utf8', from, i)), (partial = ''), (from = i + 1);
     }
+    if (onLine) partial += chunk.toString('utf8', from);
   });
   let polled = 0;
   const poll = timed

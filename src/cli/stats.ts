@@ -199,10 +199,10 @@ export async function computeStats(
   };
   await Promise.all([
     (async () => {
-      for await (const m of client.messages.stream(chatflowId, query, { anyOrder: true })) agg.message(m);
+      for await (const m of client.messages.stream(chatflowId, query)) agg.message(m);
     })(),
     (async () => {
-      for await (const m of client.messages.stream(chatflowId, { ...query, feedback: true }, { anyOrder: true })) agg.rated(m);
+      for await (const m of client.messages.stream(chatflowId, { ...query, feedback: true })) agg.rated(m);
     })(),
   ]);
   return agg.finish(chatflowId);

@@ -93,7 +93,6 @@ export type { Credential } from './credentials.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery, PlanOptions } from './messages.js';
 export type { RatedChat } from './chat-feedback.js';
-export type { ReadOptions } from './listing.js';
 export type { ServerInfo, ServerKind, ServerKindCache } from './dialect/index.js';
 export type { UpsertHistoryQuery } from './upsertHistory.js';
 export type * from '../schema/resources.js';

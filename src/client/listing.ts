@@ -2,9 +2,9 @@
 // the interface means, and paged by the client where the server does not page as the interface does.
 import type { HttpCore, ListResult, Normalise } from './core.js';
 import type { Dialect, ListPlan } from './dialect/index.js';
-import type { ChatMessage } from '../schema/resources.js';
+import type { ChatMessage, Feedback } from '../schema/resources.js';
 import { ChatflowError } from './errors.js';
-import { sessionPages } from './session-pages.js';
+import { dateWindows } from './date-windows.js';
 
 export interface PageRequest {
   page?: number | undefined;
@@ -12,55 +12,40 @@ export interface PageRequest {
 }
 
 /** The page size when only `page` is given, as our service takes it. */
-const DEFAULT_LIMIT = 100;
-
-/** How a list is read. */
-export interface ReadOptions {
-  /**
-   * Any order will do (a count, an export, a search): where the server pages otherwise (Flowise's
-   * session pages) its pages are taken as they come, with nothing held back.
-   */
-  anyOrder?: boolean;
-}
+export const DEFAULT_LIMIT = 100;
 
 /** The records as they arrive (never held), without those the plan drops. */
-export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>, read: ReadOptions = {}): AsyncGenerator<T> {
-  for await (const batch of plannedBatches(core, apiPath, plan, normalise, read)) yield* batch;
+export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T> {
+  for await (const batch of plannedBatches(core, apiPath, plan, normalise)) yield* batch;
+}
+
+/** Rated messages only, each with its feedback, by the ratings of their chatflow. */
+async function ratedOnly(rated: NonNullable<ListPlan<ChatMessage>['rated']>): Promise<(m: ChatMessage) => ChatMessage | undefined> {
+  const byMessage = new Map<string, Feedback>();
+  // A message rated twice: the first rating, as Flowise's join maps one.
+  if (rated.ratings) for await (const f of rated.ratings()) if (!byMessage.has(f.messageId)) byMessage.set(f.messageId, f);
+  return (m) => {
+    const feedback = byMessage.get(m.id);
+    return feedback && (rated.rating === undefined || feedback.rating === rated.rating) ? { ...m, feedback } : undefined;
+  };
 }
 
 /** plannedStream, the records of each chunk received together (see HttpCore.streamBatches). */
-export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>, read: ReadOptions = {}): AsyncGenerator<T[]> {
+export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T[]> {
   if (plan.none) return;
-  let disorder = 0;
-  const source = plan.sessionPages
-    ? (sessionPages(
-        core,
-        apiPath,
-        plan.query,
-        {
-          order: read.anyOrder ? 'any' : String(plan.query.order ?? '').toUpperCase() === 'DESC' ? 'DESC' : 'ASC',
-          feedback: plan.sessionPages.feedback,
-          disorder: (n) => (disorder = n),
-        },
-        (normalise ?? ((x) => x)) as Normalise<ChatMessage>,
-      ) as AsyncGenerator<T[]>)
+  const source = plan.windows
+    ? (dateWindows(core, apiPath, plan.query, (normalise ?? ((x) => x)) as Normalise<ChatMessage>) as AsyncGenerator<T[]>)
     : core.streamBatches(apiPath, plan.query, normalise);
   try {
+    const rate = plan.rated ? ((await ratedOnly(plan.rated)) as unknown as (x: T) => T | undefined) : undefined;
     for await (const batch of source) {
-      const kept = plan.keep ? batch.filter(plan.keep) : batch;
+      let kept = plan.keep ? batch.filter(plan.keep) : batch;
+      if (rate) kept = kept.map(rate).filter((x): x is T => x !== undefined);
       if (kept.length > 0) yield kept;
     }
   } catch (err) {
     if (err instanceof ChatflowError && plan.emptyOn?.(err)) return;
     throw err;
-  }
-  if (disorder > 0) {
-    throw new ChatflowError(
-      'inexact',
-      `${disorder} message${disorder === 1 ? '' : 's'} came out of date order: a chat longer than every chat before it began earlier than what was already listed ` +
-        '(the server pages by chat); list newest first, or one chat at a time, for an exact order',
-      { method: 'GET', path: apiPath },
-    );
   }
 }
 
@@ -90,8 +75,8 @@ export async function plannedList<T>(
   const items: T[] = [];
   let total = 0;
   for await (const item of plannedStream(core, apiPath, plan, normalise)) {
-    // Read by pieces, a page costs what it holds: the total is then only known to be larger.
-    if (plan.sessionPages && paged && items.length === size) return { items, total: total + 1, atLeast: true };
+    // Read by windows, a page costs the windows up to it: the total is then only known to be larger.
+    if (plan.windows && paged && items.length === size) return { items, total: total + 1, atLeast: true };
     if (total >= from && items.length < size) items.push(item);
     total++;
   }

@@ -3,9 +3,9 @@ import type { ChatMessage, ChatMessageIngest, Feedback } from '../schema/resourc
 import { ChatFeedbackGuard, type RatedChat } from './chat-feedback.js';
 import { type HttpCore, type JsonText, type ListResult, type QueryInput, path } from './core.js';
 import type { FramedChunk } from './jsonStream.js';
-import type { Dialect } from './dialect/index.js';
+import type { Dialect, ListPlan } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
-import { type PageRequest, type ReadOptions, ofChatflow, plannedBatches, plannedList, plannedStream } from './listing.js';
+import { type PageRequest, ofChatflow, plannedBatches, plannedList, plannedStream } from './listing.js';
 import type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 
 export type { MessageDeleteQuery, MessageListQuery } from './queries.js';
@@ -75,8 +75,11 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
   /** How this server is asked for the chatflow's messages. */
   const planOf = async (chatflowId: string, query: MessageListQuery) => {
     const d = await dialect();
-    return ofChatflow(d, chatflowId, d.messageList(query));
+    return rated(chatflowId, ofChatflow(d, chatflowId, d.messageList(query)));
   };
+  /** The chatflow's ratings, where the plan keeps rated messages by them. */
+  const rated = <P extends { rated?: ListPlan<ChatMessage>['rated'] }>(chatflowId: string, plan: P): P =>
+    plan.rated ? { ...plan, rated: { ...plan.rated, ratings: () => core.stream<Feedback>(path`/feedback/${chatflowId}`) } } : plan;
   const nothing = (chatflowId: string, apiPath: string) =>
     new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method: 'DELETE', path: apiPath });
 
@@ -105,7 +108,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     let ratings = 0;
     if (d.listing.clientPages || d.listing.keep || d.conflict || guard) {
       const { keep: _keep, ...all } = d.listing;
-      for await (const m of plannedStream(core, apiPath, all, normaliseMessage, { anyOrder: true })) {
+      for await (const m of plannedStream(core, apiPath, all, normaliseMessage)) {
         const conflict = d.conflict?.(m);
         if (conflict) throw conflict;
         if (d.listing.keep && !d.listing.keep(m)) continue;
@@ -138,21 +141,11 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     };
   };
 
-  async function* streamTexts(chatflowId: string, query: MessageListQuery = {}, read: ReadOptions = {}): AsyncGenerator<string[]> {
+  async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
     const plan = await planOf(chatflowId, query);
-    if (!plan.keep && !plan.emptyOn && !plan.none) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
-    const chunk: string[] = [];
-    try {
-      for await (const m of plannedStream(core, listPath(chatflowId), plan, normaliseMessage, read)) {
-        chunk.push(JSON.stringify(m));
-        if (chunk.length >= 1000) yield chunk.splice(0);
-      }
-    } catch (err) {
-      // What was read is written, also when the list ends in an error (said after it).
-      if (chunk.length) yield chunk.splice(0);
-      throw err;
-    }
-    if (chunk.length) yield chunk;
+    if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
+    // A received chunk's messages together: the first come out as soon as they are read.
+    for await (const batch of plannedBatches(core, listPath(chatflowId), plan, normaliseMessage)) yield batch.map((m) => JSON.stringify(m));
   }
 
   return {
@@ -160,12 +153,12 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
       const { page, limit, ...filters } = query;
       return plannedList(core, listPath(chatflowId), await planOf(chatflowId, filters), { page, limit } satisfies PageRequest, normaliseMessage);
     },
-    stream: async function* (chatflowId: string, query: MessageListQuery = {}, read: ReadOptions = {}): AsyncGenerator<ChatMessage> {
-      yield* plannedStream(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage, read);
+    stream: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage> {
+      yield* plannedStream(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
     },
     /** stream, the messages of each chunk received together: for reading a long list at speed. */
-    streamBatches: async function* (chatflowId: string, query: MessageListQuery = {}, read: ReadOptions = {}): AsyncGenerator<ChatMessage[]> {
-      yield* plannedBatches(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage, read);
+    streamBatches: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage[]> {
+      yield* plannedBatches(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
     },
     /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
     streamTexts,
@@ -173,11 +166,11 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
      * The messages' JSON texts as bytes, each between `prefix` and `suffix`, a chunk at a time:
      * the cheapest copy of a list (see HttpCore.streamFramed).
      */
-    streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer, read: ReadOptions = {}): AsyncGenerator<FramedChunk> {
+    streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer): AsyncGenerator<FramedChunk> {
       const plan = await planOf(chatflowId, query);
-      if (!plan.keep && !plan.emptyOn && !plan.none) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
+      if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
       const [head, tail] = [prefix.toString(), suffix.toString()];
-      for await (const texts of streamTexts(chatflowId, query, read)) {
+      for await (const texts of streamTexts(chatflowId, query)) {
         yield { bytes: Buffer.from(texts.map((text) => `${head}${text}${tail}`).join('')), count: texts.length };
       }
     },

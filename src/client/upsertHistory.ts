@@ -1,8 +1,9 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
 import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
 import type { Dialect } from './dialect/index.js';
+import { millis } from './dates.js';
 import { ChatflowError } from './errors.js';
-import { ofChatflow, plannedList, plannedStream } from './listing.js';
+import { DEFAULT_LIMIT, ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { UpsertHistoryQuery } from './queries.js';
 
 export type { UpsertHistoryQuery } from './queries.js';
@@ -32,13 +33,33 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
       return affected;
     }
   };
+  /**
+   * Every chatflow's records where the server answers one chatflow's only (Flowise 3.1.3+), in date
+   * order as one list would be; undefined where one request answers them all.
+   */
+  const acrossChatflows = async (chatflowId: string | undefined, query: UpsertHistoryQuery): Promise<UpsertHistory[] | undefined> => {
+    const d = await dialect();
+    if (chatflowId !== undefined || !d.upsertHistoryByChatflow) return undefined;
+    const all: UpsertHistory[] = [];
+    for await (const flow of core.stream<{ id: string }>('/chatflows')) {
+      for await (const record of plannedStream(core, historyPath(flow.id), ofChatflow(d, flow.id, d.upsertHistoryList(query)))) all.push(record);
+    }
+    const sign = String(query.order ?? '').toUpperCase() === 'DESC' ? -1 : 1;
+    return all.sort((a, b) => sign * (millis(a.date) - millis(b.date)));
+  };
   return {
     /** Without a chatflow id: the records of every chatflow. */
     list: async (chatflowId: string | undefined, query: UpsertHistoryQuery = {}): Promise<ListResult<UpsertHistory>> => {
       const { page, limit, ...filters } = query;
-      return plannedList(core, historyPath(chatflowId), await planOf(chatflowId, filters), { page, limit });
+      const all = await acrossChatflows(chatflowId, filters);
+      if (all === undefined) return plannedList(core, historyPath(chatflowId), await planOf(chatflowId, filters), { page, limit });
+      if (page === undefined && limit === undefined) return { items: all };
+      const size = limit ?? DEFAULT_LIMIT;
+      return { items: all.slice(((page ?? 1) - 1) * size, (page ?? 1) * size), total: all.length };
     },
     stream: async function* (chatflowId: string | undefined, query: UpsertHistoryQuery = {}): AsyncGenerator<UpsertHistory> {
+      const all = await acrossChatflows(chatflowId, query);
+      if (all !== undefined) return yield* all;
       yield* plannedStream(core, historyPath(chatflowId), await planOf(chatflowId, query));
     },
     /**

@@ -242,8 +242,12 @@ describe('chatflow messages tail against a Flowise server', () => {
     const proc = spawnCli(['messages', 'tail', CHATFLOW_A, '-n', '1', '--follow', '--interval', '100ms'], { ...fx(), timeout: 30_000 });
     let out = '';
     proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const polls = () => flowise.requests.slice(before).filter((q) => q.url.includes('startDate='));
+    // The latest first (its date windows ask startDate= too), then the polls.
+    let caught = before;
+    const polls = () => flowise.requests.slice(caught).filter((q) => q.url.includes('startDate='));
     try {
+      await waitFor(() => out.includes('answer (c3)'), () => `printed ${JSON.stringify(out)}`);
+      caught = flowise.requests.length;
       await waitFor(() => polls().length >= 4, () => `${polls().length} polls`);
     } finally {
       proc.kill('SIGINT');

@@ -15,11 +15,15 @@
 // "Unauthorized access" from GET /chatmessage for a chatflow it does not know.
 //
 // Versions (docs/spec/flowise-versions.md): `startFlowiseFixture({ version: '3.1.4' })` answers as 3.1.3+ does
-// where they differ: GET /upsert-history of an unknown chatflow 404, of a non-UUID 400, and a PATCH
-// naming an unknown id 404 deleting nothing of the batch. Every version: a DELETE of messages takes
-// every feedback of each chat it touches; session pages (`feedback=…&page&limit`) come in the order
-// of each session's last message (`ORDER BY MAX(createdDate)`) and leave out messages without a
-// session; `msPerRow` models the cost of an answer (its first byte only once the whole list is built).
+// where they differ: GET /upsert-history without a chatflow 400 "chatflow id is required!", of an
+// unknown chatflow 404, of a non-UUID 400, and a PATCH naming an unknown id 404 deleting nothing of
+// the batch. Every version: a DELETE of messages takes every feedback of each chat it touches;
+// session pages (`feedback=…&page&limit`) come in the order of each session's last message
+// (`ORDER BY MAX(createdDate)`) and leave out messages without a session; `feedbackType` drops every
+// message without a session and adds the question before each rated answer; dates compared as
+// SQLite compares text, ties in stored order (newest first too). `msPerRow` and `msPerScannedRow` model the cost of
+// an answer (its first byte only once the whole list is built): what it returns plus a scan of the
+// chatflow's rows (docs/spec/flowise-versions.md 5).
 //
 // Test controls (not Flowise behaviour): `failNext(path, status, count)` makes the next requests to a
 // path answer that status; any path below `/api/v1/__hang` never answers; `requests` logs every
@@ -59,6 +63,11 @@ export interface FixtureOptions {
   version?: string;
   /** Milliseconds an answered row of GET /chatmessage costs before the first byte (0: none). */
   msPerRow?: number;
+  /**
+   * Milliseconds each row of the chatflow costs every GET /chatmessage (its scan: Flowise indexes
+   * `chatflowid`, not `createdDate`; a session page scans twice, to group and to select).
+   */
+  msPerScannedRow?: number;
   /**
    * PostgreSQL behind it (docs/spec/flowise-versions.md 4): a chatflow id that is no UUID, or a date it cannot
    * read, reaches the database and is a 500 `invalid input syntax for type …`.
@@ -191,6 +200,8 @@ function seed() {
 class Reply {
   /** Rows of a list answered (its cost, with msPerRow). */
   rows = 0;
+  /** Rows scanned to answer it (its cost, with msPerScannedRow). */
+  scanned = 0;
   constructor(
     readonly status: number,
     readonly body: string,
@@ -220,6 +231,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
   /** Bumped by every change of messages or feedback: a kept selection is then stale. */
   let generation = 0;
   const selections = new Map<string, { rows: Row[]; groups: unknown[]; bySession: Map<unknown, Row[]> }>();
+  const byDateOf = new Map<string, { generation: number; rows: Row[] }>();
 
   const route = (method: string, pathname: string, q: URLSearchParams, body: unknown, key: string | undefined): Reply => {
     const parts = pathname.slice('/api/v1/'.length).split('/').map(decodeURIComponent);
@@ -386,11 +398,17 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         (chatTypes.length === 0 || chatTypes.includes(String(m.chatType))) &&
         keys.every((k) => !q.get(k) || m[k] === q.get(k));
       const inRange = (m: Row) => (!start || String(m.createdDate) >= start) && (!end || String(m.createdDate) <= end);
-      const byDate = (x: Row, y: Row) => String(x.createdDate).localeCompare(String(y.createdDate));
+      // As SQLite compares text (BINARY): `… 12:00:00` before `… 12:00:00.000`; ties as stored.
+      const byDate = (x: Row, y: Row) => (String(x.createdDate) < String(y.createdDate) ? -1 : String(x.createdDate) > String(y.createdDate) ? 1 : 0);
       const feedbackOf = (m: Row) => db.feedback.find((f) => f.messageId === m.id) ?? null;
-      /** With feedbackType: each rated apiMessage and the message just before it in its session. */
-      const ratedPairs = (rows: Row[]) => {
+      /**
+       * With feedbackType: messages rated otherwise dropped (in SQL), then by session, each rated
+       * apiMessage and the message just before it in its session; messages without a session are
+       * skipped (`filterMessagesWithFeedback`).
+       */
+      const ratedPairs = (all: Row[]) => {
         const keep = new Set<unknown>();
+        const rows = all.filter((m) => !feedbackOf(m) || ratings!.includes(String(feedbackOf(m)!.rating)));
         rows.forEach((m, i) => {
           if (m.sessionId == null || m.role !== 'apiMessage' || !ratings!.includes(String(feedbackOf(m)?.rating))) return;
           keep.add(m.id);
@@ -418,13 +436,28 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       }
       const page = Number.parseInt(q.get('page') ?? '', 10);
       const limit = Number.parseInt(q.get('limit') ?? '', 10);
-      const paged = Boolean(q.get('feedback')) && page > 0 && limit > 0;
+      const paged = Boolean(q.get('feedback')) && page > 0 && limit > 0 && !q.get('sessionId') && !q.get('messageId');
       // The selection and its session groups, kept until the data changes (as a database's indexes
       // make each page cost what it holds).
       const key = `${generation} ${id} ${[...q.entries()].filter(([k]) => k !== 'page' && k !== 'limit').join('&')}`;
       let selection = selections.get(key);
       if (!selection) {
-        let all = db.messages.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId')).filter(inRange).sort(byDate);
+        // The chatflow's rows by date (kept until the data changes), the range found by halving: the
+        // fixture's own work stays what an answer holds (its modelled cost is msPerScannedRow).
+        let sorted = byDateOf.get(id);
+        if (!sorted || sorted.generation !== generation) byDateOf.set(id, (sorted = { generation, rows: db.messages.filter((m) => m.chatflowid === id).sort(byDate) }));
+        const first = (bound: string, after: boolean) => {
+          let [lo, hi] = [0, sorted!.rows.length];
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            const text = String(sorted!.rows[mid]!.createdDate);
+            if (after ? text <= bound : text < bound) lo = mid + 1;
+            else hi = mid;
+          }
+          return lo;
+        };
+        const range = sorted.rows.slice(start ? first(start, false) : 0, end ? first(end, true) : sorted.rows.length);
+        let all = range.filter(exact(['chatId', 'memoryType', 'sessionId'])).filter((m) => !q.get('messageId') || m.id === q.get('messageId'));
         // Any value of `feedback`, even `false`, switches to the feedback query (a Flowise bug).
         if (q.get('feedback') && ratings) all = ratedPairs(all);
         selection = { rows: all, groups: [], bySession: new Map() };
@@ -450,11 +483,14 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
         if (paged) rows = selection.groups.slice((page - 1) * limit, page * limit).flatMap((g) => selection.bySession.get(g) ?? []).sort(byDate);
         rows = rows.map((m) => ({ ...m, feedback: feedbackOf(m) && out(feedbackOf(m)!) }));
       }
-      if (q.get('order') === 'DESC') rows.reverse();
-      return Object.assign(json(rows.map(out)), { rows: rows.length });
+      // Newest first as SQLite sorts: by the text descending, ties still in stored order.
+      if (q.get('order') === 'DESC') rows = [...rows].sort((x, y) => byDate(y, x));
+      const scanned = (byDateOf.get(id)?.rows.length ?? 0) * (paged ? 2 : 1);
+      return Object.assign(json(rows.map(out)), { rows: rows.length, scanned });
     }
 
     if (resource === 'upsert-history') {
+      if (method === 'GET' && id === undefined && newer(version)) return flowiseError(400, 'Error: upsertHistoryController.getAllUpsertHistory - chatflow id is required!');
       if (method === 'GET' && id !== undefined && newer(version)) {
         if (!UUID.test(id)) return flowiseError(400, 'Error: upsertHistoryController.getAllUpsertHistory - Invalid Chatflow ID');
         if (!db.chatflows.some((c) => c.id === id)) return flowiseError(404, `Error: upsertHistoryServices.getAllUpsertHistory - Chatflow ${id} not found in the database!`);
@@ -584,7 +620,7 @@ export async function startFlowiseFixture(opts: FixtureOptions = {}): Promise<Fl
       try {
         const reply = route(method, url.pathname, url.searchParams, body, key);
         if (reply.rows) logged.rows = reply.rows;
-        const cost = reply.rows * (opts.msPerRow ?? 0);
+        const cost = reply.rows * (opts.msPerRow ?? 0) + reply.scanned * (opts.msPerScannedRow ?? 0);
         if (cost >= 1) setTimeout(() => send(reply), cost);
         else send(reply);
       } catch (err) {

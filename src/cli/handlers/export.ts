@@ -25,7 +25,7 @@ interface ExportFlags {
 const LINE_END = Buffer.from('}\n');
 
 const FLOWISE_NOTE =
-  "note: this server is not the chatflow service (a Flowise server?): each chatflow's messages are read a page of chats at a time; " +
+  "note: this server is not the chatflow service (a Flowise server?): each chatflow's messages are read a date window at a time; " +
   'the messages of deleted chatflows cannot be reached; ' +
   'credentials (chatflows name theirs by name and kind), tools, document stores and API keys are not part of this interface and are not exported.';
 
@@ -62,7 +62,7 @@ function records(client: ChatflowClient, { resource, chatflowId, only }: Source,
     case 'assistants':
       return serialised(client.assistants.stream());
     case 'messages':
-      return client.messages.streamTexts(chatflowId!, {}, { anyOrder: true });
+      return client.messages.streamTexts(chatflowId!, {});
     case 'feedback':
       return serialised(client.feedback.stream(chatflowId!));
     case 'upsert-history':
@@ -112,7 +112,7 @@ async function writeAll(client: ChatflowClient, sources: Source[], writer: Chunk
     let n = 0;
     if (source.resource === 'messages' && !redact) {
       // The bulk: the server's lines copied as bytes into export lines (see HttpCore.streamFramed).
-      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END, { anyOrder: true })) {
+      for await (const { bytes, count } of client.messages.streamFramed(source.chatflowId!, {}, Buffer.from(head), LINE_END)) {
         if (count > 0) await writer.writeBytes(bytes);
         n += count;
         progress.add(count);

@@ -45,7 +45,7 @@ async function chatIds(client: ChatflowClient, flow: string, opts: WhoFlags): Pr
   if (opts.chatId !== undefined) return new Set([opts.chatId]);
   const found = new Set<string>();
   const email = opts.leadEmail?.trim().toLowerCase();
-  const source = client.messages.stream(flow, opts.sessionId !== undefined ? { sessionId: opts.sessionId } : {}, { anyOrder: true });
+  const source = client.messages.stream(flow, opts.sessionId !== undefined ? { sessionId: opts.sessionId } : {});
   for await (const m of source) {
     if (email === undefined || (typeof m.leadEmail === 'string' && m.leadEmail.trim().toLowerCase() === email)) found.add(m.chatId);
   }

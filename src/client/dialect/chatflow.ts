@@ -8,6 +8,7 @@ export const chatflowDialect: Dialect = {
   noSuchChatflow: () => false,
   upsertHistoryDelete: 'soft',
   upsertDeleteAllOrNothing: false,
+  upsertHistoryByChatflow: false,
   messageList: (q) => ({ query: defined({ ...q, feedback: flag(q.feedback) }), clientPages: false }),
   messageDelete: (q) => {
     const { hardDelete, ...filters } = q;

@@ -5,17 +5,18 @@
 //   defaults: all feedback, seeded rows) sits *before* a bound on the same second. Bounds go out
 //   as explicit instants, the lower one a millisecond early, and the client keeps exactly the range.
 // - feedback list and DELETE with chatId apply dates only as a pair: a lone bound gets its far twin.
-// - `feedback=<anything>` returns every message with a `feedback` property (null when unrated), and
-//   `feedbackType` adds the message before each rated one: the client keeps the rated ones.
-// - `page`/`limit` are ignored (messages without feedback, feedback) or page by session (messages
-//   with feedback): the client pages the stream.
+// - `feedback=<anything>` pages by session, and `feedbackType` adds the message before each rated
+//   one and drops every message without a session: rated messages are decided by the client from
+//   the chatflow's ratings (`GET /feedback/F`), and a whole chatflow is read by date windows.
+// - `page`/`limit` are ignored (messages without feedback, feedback): the client pages the stream.
 // - an unknown chatflow (or one outside the key's workspace) is a 500 "Unauthorized access" on
 //   GET /chatmessage: an empty list, as on our service, where a chatflow is just an id. A chatflow
 //   id that is no UUID is never sent: Flowise makes only UUIDs, and on PostgreSQL such an id is a
 //   500 "invalid input syntax for type uuid" (docs/spec/flowise-versions.md 4).
 // Versions (docs/spec/flowise-versions.md 3): 3.1.3+ answers GET /upsert-history of an unknown chatflow 404
-// and of a non-UUID 400 (an empty list, as 3.1.2 and our service answer), and a PATCH naming one
-// unknown id 404, deleting nothing of its batch. An unknown version is taken as the newest.
+// and of a non-UUID 400 (an empty list, as 3.1.2 and our service answer), a PATCH naming one
+// unknown id 404, deleting nothing of its batch, and GET /upsert-history without a chatflow 400
+// ("chatflow id is required!": every chatflow's records are read one chatflow at a time). An unknown version is taken as the newest.
 import type { ChatMessage } from '../../schema/resources.js';
 import { dateRange, millis } from '../dates.js';
 import { ChatflowError } from '../errors.js';
@@ -40,8 +41,6 @@ function dates(q: { startDate?: string | undefined; endDate?: string | undefined
   };
   return { query, inRange, early: start !== undefined ? start - 1 : undefined };
 }
-
-const both = <T>(a: ((x: T) => boolean) | undefined, b: ((x: T) => boolean) | undefined) => (a && b ? (x: T) => a(x) && b(x) : (a ?? b));
 
 const unknownChatflow = (err: ChatflowError) => err.status === 500 && /unauthori[sz]ed access/i.test(err.message);
 /** 3.1.3+: GET /upsert-history of a chatflow it does not know (404), or of a non-UUID (400). */
@@ -71,22 +70,22 @@ export const flowiseDialect = (version?: string): Dialect => {
     noSuchChatflow: (id) => version !== undefined && !UUID.test(id),
     upsertHistoryDelete: 'hard',
     upsertDeleteAllOrNothing: newer,
+    // Only from a server that says it is 3.1.3+: another answers the whole list itself.
+    upsertHistoryByChatflow: version !== undefined && newer,
     messageList: (q) => {
       const { page: _page, limit: _limit, startDate: _s, endDate: _e, feedback, feedbackType, ...rest } = q;
       const d = dates(q, 'createdDate', false);
       const rated = flag(feedback) || feedbackType !== undefined;
-      const hasFeedback = rated
-        ? (m: ChatMessage) => m.feedback != null && (feedbackType === undefined || m.feedback.rating === feedbackType)
-        : undefined;
-      // A chat or session filter costs what it returns; any other list is read by session pages
-      // (only from a server that says it is Flowise: another may page otherwise).
+      // A chat or session filter costs what it returns; any other list is read by date windows
+      // (only from a server that says it is Flowise: another may answer windows otherwise).
       const whole = version !== undefined && rest.chatId === undefined && rest.sessionId === undefined && !('messageId' in rest && rest.messageId !== undefined);
       return {
-        query: defined({ ...rest, ...d.query, ...(rated ? { feedback: true, feedbackType } : {}) }),
-        keep: both<ChatMessage>(d.inRange, hasFeedback),
+        query: defined({ ...rest, ...d.query }),
+        ...(d.inRange ? { keep: d.inRange } : {}),
         clientPages: true,
         emptyOn: unknownChatflow,
-        ...(whole ? { sessionPages: { feedback: rated } } : {}),
+        ...(whole ? { windows: true } : {}),
+        ...(rated ? { rated: { rating: feedbackType } } : {}),
       };
     },
     messageDelete: (q) => {

@@ -21,10 +21,19 @@ export interface ListPlan<T> {
   /** Nothing to list, known without asking (see Dialect.noSuchChatflow). */
   none?: boolean;
   /**
-   * A whole chatflow's messages that the server answers only whole but pages by session (Flowise:
-   * ../session-pages.ts); `feedback`: the caller asked for rated messages (each keeps its feedback).
+   * A whole chatflow's messages that the server answers only whole, read by date windows instead
+   * (Flowise: ../date-windows.ts).
    */
-  sessionPages?: { feedback: boolean };
+  windows?: boolean;
+  /**
+   * Rated messages only (`rating`: of that rating), each with its `feedback`: decided by the client
+   * from the chatflow's ratings (Flowise's own filter drops messages without a session).
+   */
+  rated?: {
+    rating?: string | undefined;
+    /** The chatflow's ratings (`GET /feedback/F`), given by the messages client, which knows the chatflow. */
+    ratings?: () => AsyncIterable<Feedback>;
+  };
 }
 
 /** How a messages delete is asked so that it removes exactly what the same filters list. */
@@ -50,6 +59,8 @@ export interface Dialect {
   readonly upsertHistoryDelete: 'soft' | 'hard';
   /** A PATCH naming one unknown id deletes nothing of its batch (404: Flowise 3.1.3+). */
   readonly upsertDeleteAllOrNothing: boolean;
+  /** `GET /upsert-history` answers only one chatflow's records (400 without one: Flowise 3.1.3+). */
+  readonly upsertHistoryByChatflow: boolean;
   /**
    * The server's messages delete also removes every feedback of each chat it touches, on messages
    * it keeps too (Flowise): the client checks what a delete would take beyond its messages.
