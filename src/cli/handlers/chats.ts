@@ -67,6 +67,9 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
 
 /** The chat `text` names: an id, or the one id starting with it (names.ts's rule). */
 async function chatOf(client: ChatflowClient, chatflowId: string, text: string): Promise<string> {
+  // A whole id is one chat filter (cheap on every server); a start of one walks the chats (on
+  // Flowise, every session page: give the whole id there on a big chatflow).
+  for await (const _ of client.messages.stream(chatflowId, { chatId: text, limit: 1 })) return text;
   const kind: Named<ChatSummary> = { noun: 'chat', all: (c) => c.chats.stream(chatflowId, { chatIdStart: text }), id: (c) => c.chatId, name: () => undefined };
   const found: ChatSummary[] = [];
   for await (const c of kind.all(client)) found.push(c);
