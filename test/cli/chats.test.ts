@@ -113,6 +113,13 @@ describe.each(['our service', 'Flowise 3.1.2', 'Flowise 3.1.4'])('chatflow chats
     expect(messages[1]!.feedback?.content).toBe('wrong policy');
   });
 
+  it('chats show F <TAB> completes the chat ids, newest first, with their first questions', async () => {
+    const { flow, opts } = on();
+    const r = await runCli(['__complete', '--', 'chats', 'show', flow, ''], opts);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual([`${B}\tOpening hours?`, `${C}\tHello, mail me at jo@example.com`, `${A}\tHow do I get a refund?`]);
+  });
+
   it('says so when no chat starts with what was given (exit 3)', async () => {
     const { flow, opts } = on();
     const r = await runCli(['chats', 'show', flow, 'dddd9999'], opts);

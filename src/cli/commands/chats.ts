@@ -1,7 +1,7 @@
 // `chatflow chats` (definitions): a chatflow's conversations, listed and read.
 import type { CommandDef } from '../core/command.js';
 import { DATA } from '../core/flags.js';
-import { CHATFLOW } from '../core/values.js';
+import { CHAT, CHATFLOW } from '../core/values.js';
 import { DATE_FLAGS, filterFlag } from '../filters.js';
 
 const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW };
@@ -37,7 +37,7 @@ export const chats: CommandDef = {
     {
       name: 'show',
       summary: 'one chat as a transcript: who said what and when, ratings, tools and sources',
-      args: [CHATFLOW_ARG, { name: '<chatId>', help: 'the chat id, or its unique start (4 characters or more)' }],
+      args: [CHATFLOW_ARG, { name: '<chatId>', help: 'the chat id, or its unique start (4 characters or more)', values: CHAT }],
       flags: [
         ...DATA,
         { flags: '--markdown', help: 'the transcript in Markdown, for a ticket' },
