@@ -3,7 +3,7 @@
 // whose session id is not its chat id), each filter, ids for xargs, and one chat as a transcript
 // in a terminal of 80 and 120 columns (its rating and comment, tools, sources), as Markdown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliOptions } from '../helpers/cli.js';
+import { runCli, spawnCli, waitForLine, type CliOptions } from '../helpers/cli.js';
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
 import { runInPty } from '../helpers/pty.js';
@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const A = 'aaaa1111-0000-4000-8000-000000000001';
 const B = 'bbbb2222-0000-4000-8000-000000000002';
 const C = 'cccc3333-0000-4000-8000-000000000003';
+const at2 = (minute: number) => new Date(Date.UTC(2026, 5, 1, 12, minute)).toISOString();
 const M = (n: number) => `eeee0000-0000-4000-8000-00000000000${n}`;
 const MESSAGES = [
   // A: a refund question, answered with a tool and a source, rated down.
@@ -118,6 +119,23 @@ describe.each(['our service', 'Flowise 3.1.2', 'Flowise 3.1.4'])('chatflow chats
     const r = await runCli(['__complete', '--', 'chats', 'show', flow, ''], opts);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean)).toEqual([`${B}\tOpening hours?`, `${C}\tHello, mail me at jo@example.com`, `${A}\tHow do I get a refund?`]);
+  });
+
+  it('--follow prints the chat, then its new messages once, and none of other chats; Ctrl-C ends it', async () => {
+    const { flow, opts } = on();
+    const child = spawnCli(['chats', 'show', flow, B, '-f', '--interval', '100ms', '-o', 'ndjson'], opts);
+    await waitForLine(child.stdout!, new RegExp(M(4)));
+    const n = Math.floor(Math.random() * 1e6);
+    const later = (id: string, chatId: string, minute: number) => ({ id, role: 'userMessage', content: `later ${n}`, chatId, sessionId: chatId === B ? 'session-b' : chatId, chatType: 'INTERNAL', createdDate: at2(minute) });
+    const add = [later(`0000${n}-0000-4000-8000-00000000000a`, A, 30), later(`0000${n}-0000-4000-8000-00000000000b`, B, 31)];
+    if (name === 'our service') expect((await call('POST', `${server.api}/chatmessage/${FLOW}`, add)).status).toBe(200);
+    else (name === 'Flowise 3.1.2' ? fx312 : fx314).seed(FLOW, { messages: add });
+    await waitForLine(child.stdout!, new RegExp(`0000${n}-0000-4000-8000-00000000000b`));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    const ids = String(r.stdout).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids).toEqual([M(3), M(4), `0000${n}-0000-4000-8000-00000000000b`]);
   });
 
   it('says so when no chat starts with what was given (exit 3)', async () => {

@@ -17,6 +17,12 @@ interface ListFlags extends MessageFilterFlags, PageFlags {
   search?: string;
 }
 
+/**
+ * With --follow, the messages since the transcript's last are read first (those already printed
+ * skipped): one that came between the two reads is printed, not lost.
+ */
+const FOLLOW_CATCH_UP = 1000;
+
 interface ShowFlags {
   markdown?: boolean;
   redact?: boolean;
@@ -98,7 +104,7 @@ export async function show(ctx: Context, chatflowId: string, chat: string, opts:
     const json = format !== 'table' || opts.markdown;
     if (json && !opts.markdown) for (const m of messages) ctx.out.write(`${JSON.stringify(m)}\n`);
     if (process.stderr.isTTY) ctx.out.note(`following chat ${chatId} every ${opts.interval ?? '2s'}; Ctrl-C to stop`);
-    for await (const m of tailMessages(client, chatflowId, { chatId, ...(last ? { startDate: last } : {}) }, { lines: 0, follow: true, intervalMs, signal: stop.signal })) {
+    for await (const m of tailMessages(client, chatflowId, { chatId, ...(last ? { startDate: last } : {}) }, { lines: FOLLOW_CATCH_UP, follow: true, intervalMs, signal: stop.signal })) {
       if (seen.has(m.id)) continue;
       seen.add(m.id);
       const shown = clean(m);
