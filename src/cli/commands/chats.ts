@@ -9,7 +9,7 @@ const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only 
 export const chats: CommandDef = {
   name: 'chats',
   aliases: ['chat'],
-  summary: "a chatflow's conversations: one row per chat, and one chat as a transcript",
+  summary: 'chats newest first, or one chat as a transcript',
   commands: [
     {
       name: 'list',
