@@ -22,6 +22,7 @@ import { assistantsApi } from './assistants.js';
 import { chatflowsApi } from './chatflows.js';
 import { credentialsApi } from './credentials.js';
 import { feedbackApi } from './feedback.js';
+import { chatsApi } from './chats.js';
 import { messagesApi } from './messages.js';
 import { serviceApi } from './service.js';
 import { upsertHistoryApi } from './upsertHistory.js';
@@ -56,6 +57,8 @@ export function createClient(opts: ClientOptions) {
     feedback: feedbackApi(core, dialect),
     assistants: assistantsApi(core),
     messages: messagesApi(core, dialect),
+    /** Chats: one summary per chat, newest activity first, and one chat's transcript. */
+    chats: chatsApi(core, dialect),
     upsertHistory: upsertHistoryApi(core, dialect),
     chatflows: chatflowsApi(core),
     /** Flowise's credentials (names and ids, never secrets); our service has none. */
@@ -93,6 +96,7 @@ export type { Credential } from './credentials.js';
 export type { FeedbackListQuery } from './feedback.js';
 export type { MessageDeletePlan, MessageDeleteQuery, MessageListQuery, PlanOptions } from './messages.js';
 export type { RatedChat } from './chat-feedback.js';
+export type { ChatListQuery, ChatSummary } from './chats.js';
 export type { ServerInfo, ServerKind, ServerKindCache } from './dialect/index.js';
 export type { UpsertHistoryQuery } from './upsertHistory.js';
 export type * from '../schema/resources.js';

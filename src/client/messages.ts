@@ -41,7 +41,7 @@ export interface PlanOptions {
 }
 
 /** Older Flowise versions answer the structured fields as strings holding JSON. */
-function normaliseMessage(item: unknown): ChatMessage {
+export function normaliseMessage(item: unknown): ChatMessage {
   const m = item as Record<string, unknown>;
   if (!m || typeof m !== 'object') return m as ChatMessage;
   let out: Record<string, unknown> | undefined;

@@ -40,6 +40,7 @@ import {
   VariableSet,
   VariableUpdate,
 } from './resources.js';
+import { ChatSummary } from './chats.js';
 import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
 import { MAX_INGEST_ITEMS } from './limits.js';
 
@@ -212,6 +213,23 @@ export const routes = {
     method: 'POST', path: '/chatmessage/:id', tag: 'chat messages',
     summary: 'Ingest one message or an array of them (ids and dates kept; existing ids skipped)',
     params: ChatflowIdParam, body: OneOrMany(ChatMessageIngest), response: Affected, errors: [400], extension: true,
+  },
+
+  listChats: {
+    method: 'GET', path: '/chats/:id', tag: 'chat messages',
+    summary: 'The chats of a chatflow, newest activity first: one summary per chatId of the messages the filters take (a page: 20 unless limit)',
+    params: ChatflowIdParam,
+    query: Query({
+      chatType: messageFilters.chatType,
+      sessionId: messageFilters.sessionId,
+      startDate: messageFilters.startDate,
+      endDate: messageFilters.endDate,
+      feedbackType: Type.Optional(FeedbackType),
+      search: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'only chats with a message containing this text (any case)' })),
+      chatIdStart: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'only chats whose id starts with this' })),
+      ...Pagination,
+    }),
+    response: Type.Array(ChatSummary), errors: [], list: true, extension: true,
   },
 
   listUpsertHistory: {

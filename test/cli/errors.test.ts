@@ -50,7 +50,8 @@ describe('help', () => {
     const top = await runInPty(['--help'], { columns: 80 });
     const lines = top.screen.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
     expect(lines.findIndex((l) => l === 'Commands:')).toBeLessThan(10);
-    expect(lines.length).toBeLessThan(70);
+    // A screenful and a little: each command group is a line (chats, issue 39, took the 70th).
+    expect(lines.length).toBeLessThan(72);
     expect(top.screen).toMatch(/^ {2}130 +interrupted \(Ctrl-C\)/m);
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });

@@ -115,6 +115,7 @@ describe('chatflow stats', () => {
 
       Messages  8 (4 from users, 4 answers) in 3 sessions
       Feedback  ▲ 2 up  ▼ 1 down  67% positive  ████████████████████░░░░░░░░░░
+                read them: chatflow chats list stats-flow --feedback-type down
       Busiest   2026-03-01, 4 messages · 3 of 4 days active
 
       day         msgs  sess  ▲  ▼
@@ -161,6 +162,7 @@ describe('chatflow stats', () => {
 
       Messages  8 (4 from users, 4 answers) in 3 sessions
       Feedback  ▲ 2 up  ▼ 1 down  67% positive  ████████████████████░░░░░░░░░░
+                read them: chatflow chats list stats-flow --feedback-type down
       Busiest   2026-03-01 09:00, 2 messages · 5 of 64 hours active
 
       Messages per hour, 64 hours, 1 column = 1 hour, peak 2

@@ -55,6 +55,7 @@ export async function seedFor(api: string, headers: Record<string, string> = {})
     deleteAssistant: { method: 'DELETE', path: `/assistants/${a2.id}` },
     importAssistants: { method: 'POST', path: '/assistants/import', body: [{ details: { name: 'imported' } }] },
     listMessages: { method: 'GET', path: `/chatmessage/${flow}` },
+    listChats: { method: 'GET', path: `/chats/${flow}` },
     deleteMessages: { method: 'DELETE', path: `/chatmessage/${flow}?chatId=c4` },
     ingestMessages: { method: 'POST', path: `/chatmessage/${flow}`, body: { role: 'userMessage', content: 'new' } },
     listUpsertHistory: { method: 'GET', path: `/upsert-history/${flow}` },

@@ -4,6 +4,7 @@ import type { CommandDef } from '../core/command.js';
 import { api } from './api.js';
 import { assistants } from './assistants.js';
 import { chatflows } from './chatflows.js';
+import { chats } from './chats.js';
 import { complete, completion } from './completion.js';
 import { config, login, logout } from './config.js';
 import { db } from './db.js';
@@ -25,6 +26,7 @@ export const COMMANDS: CommandDef[] = [
   assistants,
   credentials,
   messages,
+  chats,
   privacy,
   upsertHistory,
   chatflows,

@@ -44,7 +44,7 @@ function optionsOf(w: Walk, cur: string): Candidate[] {
 /** What the completer needs to know besides the tree; all optional. */
 export interface CompleteOptions {
   /** Live values: default `liveValues` (server, cache, timeout). */
-  live?: (kind: LiveKind, conn: ConnectionFlags) => Promise<Candidate[]>;
+  live?: (kind: LiveKind, conn: ConnectionFlags, scope?: string) => Promise<Candidate[]>;
   /** How `liveValues` fetches on a cache miss. */
   liveControl?: LiveControl;
   /** Saved profile names. */
@@ -61,7 +61,12 @@ async function valuesFor(values: ValueSet | undefined, w: Walk, opts: CompleteOp
     case 'profiles':
       return (opts.profiles ?? savedProfiles)();
     case 'live':
-      return opts.live ? opts.live(values.live, w.conn) : liveValues(values.live, w.conn, opts.liveControl);
+    {
+      // Chats are of the chatflow given before them.
+      const scope = values.live === 'chats' ? w.operands[0] : undefined;
+      if (values.live === 'chats' && !scope) return [];
+      return opts.live ? opts.live(values.live, w.conn, scope) : liveValues(values.live, w.conn, opts.liveControl, process.env, scope);
+    }
   }
 }
 

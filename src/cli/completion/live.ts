@@ -32,7 +32,10 @@ function idsAndNames<T>(records: T[], id: (r: T) => string, name: (r: T) => stri
   return out;
 }
 
-const LIVE: Record<LiveKind, (client: ChatflowClient) => Promise<Candidate[]>> = {
+/** How many chats completion offers: the newest (one page). */
+const CHATS = 50;
+
+const LIVE: Record<LiveKind, (client: ChatflowClient, scope?: string) => Promise<Candidate[]>> = {
   chatflows: async (c) => idsAndNames(await c.chatflows.list(), (f) => f.id, (f) => f.name),
   variables: async (c) => idsAndNames((await c.variables.list()).items, (v) => v.id, (v) => v.name),
   assistants: async (c) => idsAndNames((await c.assistants.list()).items, (a) => a.id, (a) => (typeof a.details?.name === 'string' ? a.details.name : undefined)),
@@ -40,6 +43,8 @@ const LIVE: Record<LiveKind, (client: ChatflowClient) => Promise<Candidate[]>> =
   credentials: async (c) => (await c.credentials.list()).map((k) => ({ value: k.id, description: `${k.name} (${k.credentialName})` })),
   'upsert-history': async (c) =>
     (await c.upsertHistory.list(undefined)).items.map((h) => ({ value: h.id, description: `${h.chatflowid} ${h.date}` })),
+  chats: async (c, flow) =>
+    (await c.chats.list(flow!, {}, { limit: CHATS })).items.map((x) => ({ value: x.chatId, description: x.firstQuestion?.replace(/\s+/g, ' ').slice(0, 60) || undefined })),
 };
 
 /** Saved profile names (current first is not promised), with their URLs. */
@@ -87,7 +92,7 @@ interface Fetched {
   cached?: boolean;
 }
 
-async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: number, ctl: LiveControl, cache: { file: string; key: string; until: number }): Promise<Fetched> {
+async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: number, ctl: LiveControl, cache: { file: string; key: string; until: number }, scope?: string): Promise<Fetched> {
   let session: Session | undefined;
   try {
     const c = await resolveConnection({ flagUrl: conn.url, flagApiKey: conn.apiKey, flagProfile: conn.profile });
@@ -98,7 +103,7 @@ async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: numbe
     }
     // The commands' client; for a server without retries, so a refused connection answers at once.
     session = await openSession(c, { timeoutMs, ...(c.url ? { retries: 0 } : {}) });
-    return { items: await LIVE[kind](session.client), config };
+    return { items: await LIVE[kind](session.client, scope), config };
   } finally {
     await session?.close().catch(() => undefined);
   }
@@ -110,11 +115,12 @@ async function fetchLive(kind: LiveKind, conn: ConnectionFlags, timeoutMs: numbe
  * through a refresher, see LiveControl). Never throws: no server, a timeout, an error answer or
  * the deadline give an empty list (not cached).
  */
-export async function liveValues(kind: LiveKind, conn: ConnectionFlags, ctl: LiveControl = {}, env: NodeJS.ProcessEnv = process.env): Promise<Candidate[]> {
+export async function liveValues(kind: LiveKind, conn: ConnectionFlags, ctl: LiveControl = {}, env: NodeJS.ProcessEnv = process.env, scope?: string): Promise<Candidate[]> {
   let key: string;
   let viaConfig: boolean;
   try {
     ({ key, viaConfig } = serverKey(conn, env));
+    if (scope !== undefined) key = `${key}\n${scope}`;
   } catch {
     return []; // an invalid URL
   }
@@ -133,7 +139,7 @@ export async function liveValues(kind: LiveKind, conn: ConnectionFlags, ctl: Liv
     timer = setTimeout(resolve, remaining, undefined);
   });
   const timeoutMs = Math.max(100, Math.round(Math.min(budget - (DEADLINE_MS - LIVE_TIMEOUT_MS), remaining)));
-  const fetched = fetchLive(kind, conn, timeoutMs, ctl, { file, key, until });
+  const fetched = fetchLive(kind, conn, timeoutMs, ctl, { file, key, until }, scope);
   try {
     const result = await Promise.race([fetched.catch(() => undefined), deadline]);
     if (!result) return [];

@@ -14,7 +14,8 @@ export interface Candidate {
   fallback?: boolean;
 }
 
-export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history' | 'credentials';
+/** `chats`: the chats of the chatflow named by the command's first operand (`chats show F <TAB>`). */
+export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history' | 'credentials' | 'chats';
 
 export type ValueSet =
   | {
@@ -123,6 +124,8 @@ export const DATE = list([], undefined, (text, flag) => {
  */
 export const CHAT_TYPE = oneOf(CHAT_TYPES, { open: (text) => /^[A-Z][A-Z0-9_]*$/.test(text), openHint: "(or a newer server's type as it spells it, in capitals)" });
 export const VARIABLE_TYPE = oneOf(VARIABLE_TYPES, { open: true });
+/** A chat id of the chatflow given before it: completion offers the newest, with their first questions. */
+export const CHAT: ValueSet = live('chats');
 /** A chatflow id, or the name of one on a server that keeps names (../names.ts). */
 export const CHATFLOW: ValueSet = {
   kind: 'live',

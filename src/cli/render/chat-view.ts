@@ -73,24 +73,43 @@ export class ChatView {
     const extras: string[] = [];
     const tools = toolNames(m);
     if (tools.length) extras.push(`tools: ${tools.join(', ')}`);
+    const docs = sources(m);
+    if (docs.length) extras.push(`sources: ${docs.join(', ')}`);
+    if (extras.length) {
+      const line = truncate(extras.join('   '), textWidth);
+      out.push(`${indent}${color ? chalk.dim(line) : line}`);
+    }
+    // The rating and its comment under the answer, the comment wrapped (it is what was wrong).
     const fb = m.feedback as { rating?: string; content?: string | null } | null | undefined;
     if (fb?.rating === 'THUMBS_UP' || fb?.rating === 'THUMBS_DOWN') {
-      extras.push(`${fb.rating === 'THUMBS_UP' ? UP : DOWN}${fb.content ? ` "${sanitize(fb.content)}"` : ''}`);
-    }
-    if (extras.length) {
-      let line = truncate(extras.join('   '), textWidth);
-      if (color) line = chalk.dim(line).replace(UP, chalk.green(UP)).replace(DOWN, chalk.red(DOWN));
-      out.push(`${indent}${line}`);
+      const label = fb.rating === 'THUMBS_UP' ? UP : DOWN;
+      const lines = wrap(`${label}${fb.content ? ` "${fb.content}"` : ''}`, textWidth);
+      lines.forEach((line, i) => {
+        const text = color ? (i === 0 ? line.replace(label, fb.rating === 'THUMBS_UP' ? chalk.green(label) : chalk.red(label)) : chalk.dim(line)) : line;
+        out.push(`${indent}${text}`);
+      });
     }
     return `${out.join('\n')}\n`;
   }
 }
 
-function toolNames(m: ChatMessage): string[] {
+export function toolNames(m: ChatMessage): string[] {
   const used = (m as { usedTools?: unknown }).usedTools;
   if (!Array.isArray(used)) return [];
   return used
     .map((t) => (t && typeof t === 'object' ? (t as { tool?: unknown }).tool : undefined))
     .filter((t): t is string => typeof t === 'string' && t !== '')
     .map((t) => sanitize(t));
+}
+
+/** The sources an answer cites (`sourceDocuments`): each document's source or title, once. */
+export function sources(m: ChatMessage): string[] {
+  const docs = (m as { sourceDocuments?: unknown }).sourceDocuments;
+  if (!Array.isArray(docs)) return [];
+  const names = docs.map((d) => {
+    const meta = d && typeof d === 'object' ? ((d as { metadata?: Record<string, unknown> }).metadata ?? {}) : {};
+    const name = meta.source ?? meta.title ?? meta.url;
+    return typeof name === 'string' && name !== '' ? sanitize(name) : undefined;
+  });
+  return [...new Set(names.filter((n): n is string => n !== undefined))];
 }

@@ -53,6 +53,8 @@ export function renderStats(s: ChatflowStats, opts: { width: number; color: bool
     lines.push(
       `${label('Feedback')}${p.up(`▲ ${groupDigits(fb.up)}`)} up  ${p.down(`▼ ${groupDigits(fb.down)}`)} down  ${p.bold(percent(fb.positiveRatio!))} positive${room > 0 ? `  ${p.up(u)}${p.down(d)}` : ''}`,
     );
+    // Where to read the conversations that went wrong.
+    if (fb.down > 0) lines.push(`${label('')}${p.dim(`read them: chatflow chats list ${s.chatflowId} --feedback-type down`)}`);
   }
   const busiest = s.periods.reduce<PeriodStats | undefined>((best, x) => (x.messages > (best?.messages ?? 0) ? x : best), undefined);
   if (busiest) {

@@ -2,6 +2,7 @@
 import { VERSION } from '../../version.js';
 import { assistantRoutes } from './assistants.js';
 import { chatflowRoutes } from './chatflows.js';
+import { chatRoutes } from './chats.js';
 import { feedbackRoutes } from './feedback.js';
 import { messageRoutes } from './messages.js';
 import { TextAnswer, type RouteHandlers } from './types.js';
@@ -15,6 +16,7 @@ export const handlers: RouteHandlers = {
   ...feedbackRoutes,
   ...assistantRoutes,
   ...messageRoutes,
+  ...chatRoutes,
   ...upsertHistoryRoutes,
   ...chatflowRoutes,
 };

@@ -140,7 +140,7 @@ export class Engine {
   ) {}
 
   /** A listing's query, on the reader. */
-  private read(q: CompiledQuery): Promise<unknown[]> {
+  read(q: CompiledQuery): Promise<unknown[]> {
     if (!this.readRows) return this.reader.executeQuery(q).then((result) => result.rows);
     try {
       return Promise.resolve(this.readRows(q));

@@ -8,7 +8,8 @@ import { iso, jsonObject, now, rangeConditions, storedDate, type AnyEb, type Any
 import { toFeedback } from './feedback.js';
 import { newId } from './ids.js';
 import { DATE_COLUMNS, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
-import type { Listing, MessageFilter, MessageRepository, PageRequest } from './types.js';
+import type { ChatSummary } from '../../schema/chats.js';
+import type { ChatFilter, Listing, MessageFilter, MessageRepository, PageRequest } from './types.js';
 
 /** Messages a step of a delete on SQLite: some 10-30 ms of work, the longest a list waits. */
 const DELETE_STEP = 1000;
@@ -286,5 +287,80 @@ export class KyselyMessages implements MessageRepository {
       return row as ChatMessageRow;
     });
     return this.engine.insertAll('chat_message', rows);
+  }
+
+  /**
+   * One statement: the chats grouped off the (chatflow, chat, date) index of 0001 (PostgreSQL:
+   * 0006), which holds every column the grouping reads, then for the page's chats only their first
+   * message, first question and ratings (the feedback's (chatflow, chat) index of 0002). The
+   * window count gives the total with the page. Ties of the last date go by chat id.
+   */
+  async chats(f: ChatFilter, page: { page: number; limit: number }): Promise<{ total: number; items: ChatSummary[] }> {
+    const { db } = this.engine;
+    const flow = f.chatflowid;
+    const like = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}`;
+    const groups = db
+      .selectFrom('chat_message as m')
+      .where((eb) => {
+        const and: Expression<SqlBool>[] = [this.conditions(eb as AnyEb, { chatflowid: flow, chatType: f.chatType, sessionId: f.sessionId, start: f.start, end: f.end }, 'm.')];
+        if (f.chatIdStart) and.push(sql<SqlBool>`${sql.ref('m.chatId')} like ${`${like(f.chatIdStart)}%`} escape '\\'`);
+        if (f.feedbackType) {
+          and.push(eb('m.chatId', 'in', db.selectFrom('chat_message_feedback as r').select('r.chatId').where('r.chatflowid', '=', flow).where('r.rating', '=', f.feedbackType)));
+        }
+        if (f.search) {
+          const found = db
+            .selectFrom('chat_message as s')
+            .select('s.chatId')
+            .where('s.chatflowid', '=', flow)
+            .where(sql<SqlBool>`lower(${sql.ref('s.content')}) like ${`%${like(f.search)}%`} escape '\\'`);
+          and.push(eb('m.chatId', 'in', found));
+        }
+        return eb.and(and);
+      })
+      .groupBy('m.chatId')
+      .select((eb) => [
+        'm.chatId as chatId',
+        eb.fn.min('m.createdDate').as('firstDate'),
+        eb.fn.max('m.createdDate').as('lastDate'),
+        eb.fn.countAll<number>().as('messages'),
+        sql<number>`count(*) over ()`.as('total'),
+      ])
+      .orderBy('lastDate', 'desc')
+      .orderBy('m.chatId', 'desc')
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit);
+    const inChat = (alias: string) => sql`${sql.ref(`${alias}.chatflowid`)} = ${flow} and ${sql.ref(`${alias}.chatId`)} = ${sql.ref('g.chatId')}`;
+    const first = (column: string, where = sql``) =>
+      sql`(select ${sql.ref(`q.${column}`)} from chat_message as q where ${inChat('q')} ${where} order by ${sql.ref('q.createdDate')}, ${sql.ref('q.id')} limit 1)`;
+    const rated = (rating: string) => sql<number>`(select count(*) from chat_message_feedback as r where ${inChat('r')} and ${sql.ref('r.rating')} = ${rating})`;
+    const within = sql.join([sql`and ${sql.ref('q.role')} = 'userMessage'`, ...(f.start ? [sql`and ${sql.ref('q.createdDate')} >= ${f.start}`] : []), ...(f.end ? [sql`and ${sql.ref('q.createdDate')} <= ${f.end}`] : [])], sql` `);
+    const query = db
+      .selectFrom(groups.as('g'))
+      .selectAll('g')
+      .select([
+        first('sessionId').as('sessionId'),
+        first('chatType').as('chatType'),
+        first('content', within).as('firstQuestion'),
+        rated('THUMBS_UP').as('up'),
+        rated('THUMBS_DOWN').as('down'),
+      ])
+      .orderBy('g.lastDate', 'desc')
+      .orderBy('g.chatId', 'desc');
+    type Row = { chatId: string; firstDate: StoredDate; lastDate: StoredDate; messages: number | string; total: number | string; sessionId: string | null; chatType: string; firstQuestion: string | null; up: number | string; down: number | string };
+    const rows = (await this.engine.read(query.compile())) as Row[];
+    let total = rows.length ? Number(rows[0]!.total) : 0;
+    if (rows.length === 0 && page.page > 1) total = (await this.chats(f, { page: 1, limit: 1 })).total;
+    const items = rows.map((r) => ({
+      chatId: r.chatId,
+      sessionId: r.sessionId,
+      chatType: r.chatType,
+      firstDate: iso(r.firstDate),
+      lastDate: iso(r.lastDate),
+      messages: Number(r.messages),
+      firstQuestion: r.firstQuestion,
+      up: Number(r.up),
+      down: Number(r.down),
+    }));
+    return { total, items };
   }
 }

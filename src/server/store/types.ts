@@ -29,6 +29,7 @@ import type {
   VariableSet,
   VariableUpdate,
 } from '../../schema/resources.js';
+import type { ChatSummary } from '../../schema/chats.js';
 import type { RouteQuery } from '../../schema/routes.js';
 import type { Dialect } from './migrations.js';
 
@@ -75,6 +76,11 @@ export interface MessageFilter extends DateRange, Pick<RouteQuery<'listMessages'
   chatflowid: ChatMessage['chatflowid'];
   /** Only messages that have feedback (and attach it); with `feedbackType`, of that rating. */
   withFeedback?: boolean;
+}
+
+/** Which chats `chats` sums up: their messages by the message filters, the chats by the rest. */
+export interface ChatFilter extends DateRange, Pick<RouteQuery<'listChats'>, 'chatType' | 'sessionId' | 'feedbackType' | 'search' | 'chatIdStart'> {
+  chatflowid: ChatMessage['chatflowid'];
 }
 
 export interface FeedbackFilter extends DateRange, Pick<RouteQuery<'listFeedback'>, 'chatId'> {
@@ -137,6 +143,8 @@ export interface MessageRepository {
    */
   delete(filter: MessageFilter, opts?: { limit?: number }): Promise<number>;
   ingest(chatflowid: string, messages: ChatMessageIngest[]): Promise<number>;
+  /** One page of the chats, newest activity first, with how many there are in all: one query. */
+  chats(filter: ChatFilter, page: { page: number; limit: number }): Promise<{ total: number; items: ChatSummary[] }>;
 }
 
 export interface UpsertHistoryRepository {
