@@ -3,7 +3,9 @@
 // default), and on Node 20 not at all. Whatever happens to the cache (damaged with its size and
 // time kept, truncated, another user's directory, unwritable, a cache home others may write to),
 // every command answers exactly as it did with a sound cache. Run on this Node and on 22 and 24
-// (test/compat/nodes.js); the tests run as root (CI does), so another user is uid 65534.
+// (test/compat/nodes.js); the tests run as root (CI does), so another user is uid 65534, and an
+// unwritable directory is one root meets without its capabilities (setpriv: CI's clone may sit in
+// a directory no other user can enter).
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -75,29 +77,29 @@ describe.each([process.versions.node, ...NODE_VERSIONS])('Node %s', (version) =>
   /** Help, a list from a server (main.cjs), and the embedded default's list (server.cjs too). */
   const COMMANDS = [['--help'], ['variables', 'list', '-o', 'json', '--url', 'SERVER'], ...(embedded ? [['variables', 'list', '-o', 'json']] : [])];
 
-  /** The commands, in `home`, as root or as the other user; the shared temporary directory is `home/tmp`. */
-  async function runAll(home: CliHome, opts: { as?: number; env?: Record<string, string | undefined> } = {}): Promise<Run[]> {
+  /** The commands, in `home`, as root or as root bound by file modes (`unprivileged`); the shared temporary directory is `home/tmp`. */
+  async function runAll(home: CliHome, opts: { unprivileged?: boolean; env?: Record<string, string | undefined> } = {}): Promise<Run[]> {
     const runs: Run[] = [];
     for (const args of COMMANDS) {
-      const r = await execa(node, [join(pkg, 'bin', 'chatflow.js'), ...args.map((a) => (a === 'SERVER' ? server.url : a))], {
+      const argv = [join(pkg, 'bin', 'chatflow.js'), ...args.map((a) => (a === 'SERVER' ? server.url : a))];
+      const [file, ...rest] = opts.unprivileged ? ['setpriv', '--inh-caps=-all', '--bounding-set=-all', node, ...argv] : [node, ...argv];
+      const r = await execa(file!, rest, {
         reject: false,
         extendEnv: false,
         env: cliEnv({ home, env: { TMPDIR: join(home.dir, 'tmp'), ...opts.env } }),
         stdin: 'ignore',
         timeout: 60_000,
-        ...(opts.as !== undefined ? { uid: opts.as, gid: opts.as } : {}),
       });
       runs.push({ exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) });
     }
     return runs;
   }
 
-  /** A home with its shared temporary directory, owned by `owner`. */
-  function homeOf(owner = 0): CliHome {
+  /** A home with its shared temporary directory. */
+  function homeOf(): CliHome {
     const home = createHome();
     mkdirSync(join(home.dir, 'tmp'), { mode: 0o1777 });
     chmodSync(join(home.dir, 'tmp'), 0o1777);
-    if (owner !== 0) for (const d of [home.dir, home.configDir, home.dataDir, home.cacheDir]) chownSync(d, owner, owner);
     return home;
   }
 
@@ -156,13 +158,13 @@ describe.each([process.versions.node, ...NODE_VERSIONS])('Node %s', (version) =>
     expect(snapshot(filesBelow(planted))).toEqual(before);
   });
 
-  it('an unwritable cache directory (0500, a user other than root) holding a damaged cache: every command answers', async () => {
-    const home = homeOf(OTHER);
-    const first = await runAll(home, { as: OTHER });
+  it('an unwritable cache directory (0500, for a user bound by file modes) holding a damaged cache: every command answers', async () => {
+    const home = homeOf();
+    const first = await runAll(home, { unprivileged: true });
     for (const f of cacheFiles(home.cacheDir)) keepingSizeAndTime(f, flipBytes);
     for (const d of codeDirs(home.cacheDir).flatMap(dirsBelow)) chmodSync(d, 0o500);
-    expectSame(home, await runAll(home, { as: OTHER }), first);
-    expectSame(home, await runAll(home, { as: OTHER }), first);
+    expectSame(home, await runAll(home, { unprivileged: true }), first);
+    expectSame(home, await runAll(home, { unprivileged: true }), first);
   });
 
   it('a cache home others may write to (~/.cache 0777): no cache is used, and every command answers', async () => {
