@@ -98,25 +98,44 @@ const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]
 /**
  * src/server/precompiled.ts in the bundles: every route's validators as ajv's standalone code,
  * compiled here by the service's own ajv set-up (dist/server/validation.js, which tsc has just
- * made), so that no command compiles a schema or loads ajv.
+ * made), so that no command compiles a schema or loads ajv. Each route's are a file of their own,
+ * dist/bundle/validators/rN.cjs, required on its first request: a command answers one route, and
+ * server.cjs carrying them all (some 400 KB) cost each command answered in its own process their
+ * parsing (Node 20 keeps no compile cache).
+ *
+ * Answers precompiled.ts's module and the validator files' sources (name -> CommonJS code).
  */
 async function precompiledValidators() {
   const { makeAjv, routeValidators } = await import('../dist/server/validation.js');
   const standaloneCode = requireHere('ajv/dist/standalone').default;
-  const ajvs = { body: makeAjv(false, true), text: makeAjv(true, true) };
-  const validators = routeValidators().map(({ key, schema, httpPart }, i) => {
-    const ajv = ajvs[httpPart === 'body' ? 'body' : 'text'];
-    ajv.addSchema(schema, `v${i}`);
-    return { key, ajv, id: `v${i}` };
-  });
-  // Each validator's code runs on its route's first request, not when the bundle loads: a command
-  // answers one route, and making every validator (and the ajv runtime parts they require) at
-  // load cost each command answered in its own process for all of them.
-  const entries = validators.map(({ key, ajv, id }, i) => {
-    const code = standaloneCode(ajv, { v: id });
-    return `get ${JSON.stringify(key)}() { return (made[${i}] ??= (() => { const exports = {}; ${code}; return exports.v; })()); }`;
-  });
-  return `const made = [];\nexport const precompiled = {\n${entries.join(',\n')}\n};\n`;
+  const routesByUrl = new Map();
+  for (const { key, schema, httpPart } of routeValidators()) {
+    const route = key.slice(0, key.length - httpPart.length - 1);
+    if (!routesByUrl.has(route)) routesByUrl.set(route, []);
+    routesByUrl.get(route).push({ key, schema, httpPart });
+  }
+  const files = {};
+  const getters = [];
+  for (const [i, parts] of [...routesByUrl.values()].entries()) {
+    // Bodies typed, params and query strings coerced: one ajv each, one standalone module each.
+    const code = ['body', 'text'].flatMap((kind) => {
+      const mine = parts.filter((p) => (p.httpPart === 'body') === (kind === 'body'));
+      if (mine.length === 0) return [];
+      const ajv = makeAjv(kind === 'text', true);
+      for (const p of mine) ajv.addSchema(p.schema, p.httpPart);
+      const exported = Object.fromEntries(mine.map((p) => [p.httpPart, p.httpPart]));
+      return [`(function (exports) {\n${standaloneCode(ajv, exported)}\n})(module.exports);`];
+    });
+    files[`r${i}`] = code.join('\n');
+    for (const p of parts) getters.push(`get ${JSON.stringify(p.key)}() { return route(${JSON.stringify(`r${i}`)}).${p.httpPart}; }`);
+  }
+  const module = [
+    'const made = new Map();',
+    '// (A path built at run time: the bundler leaves this require to Node, which finds the file beside server.cjs.)',
+    'const route = (file) => { let m = made.get(file); if (!m) made.set(file, (m = require(__dirname + "/validators/" + file + ".cjs"))); return m; };',
+    `export const precompiled = {\n${getters.join(',\n')}\n};`,
+  ].join('\n');
+  return { module, files };
 }
 const PRECOMPILED = await precompiledValidators();
 /**
@@ -184,8 +203,12 @@ const plugin = (redirect) => ({
       contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(args.path)})[key] });`,
       loader: 'js',
     }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' }));
-    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED, resolveDir: root, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) =>
+      args.path.startsWith('validators/')
+        ? { contents: PRECOMPILED.files[args.path.slice('validators/'.length)], resolveDir: root, loader: 'js' }
+        : { contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' },
+    );
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED.module, resolveDir: root, loader: 'js' }));
     // A require the bundler sees (the source's createRequire hides it from the bundler, for dist/).
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]store[/\\]driver-v12\.ts$/ }, () => ({ contents: 'export const requireV12 = () => require("better-sqlite3");', resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
@@ -246,6 +269,16 @@ const results = await Promise.all([
     plugins: [fastifyApart, plugin(false)],
   }),
   build({ ...commonJs, entryPoints: { 'vendor/fastify': 'lazy:vendor/fastify' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
+  // Each route's validators (precompiledValidators), with the few parts of ajv's runtime they require.
+  build({
+    ...common,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    banner: {},
+    sourcemap: false,
+    entryPoints: Object.fromEntries(Object.keys(PRECOMPILED.files).map((name) => [`validators/${name}`, `lazy:validators/${name}`])),
+    plugins: [plugin(false)],
+  }),
   build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
