@@ -56,7 +56,8 @@ const LAZY = {
 const FASTIFY = 'module.exports = require("fastify");';
 /** server.cjs: the service, CommonJS (bin/bundles.js loads it, as main.cjs). */
 const SERVER = [
-  'export { startServer } from "./src/server/app.ts";',
+  // (fastify's app, and the schemas it is built from, evaluated only when a server is started.)
+  'export const startServer = async (options) => (await import("./src/server/app.ts")).startServer(options);',
   'export { openInProcess } from "./src/server/in-process.ts";',
   'export { openStore } from "./src/server/open-store.ts";',
   'export { backupDatabase, checkDatabase, restoreDatabase } from "./src/server/store/sqlite-admin.ts";',
@@ -106,7 +107,8 @@ const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]
  * Answers precompiled.ts's module and the validator files' sources (name -> CommonJS code).
  */
 async function precompiledValidators() {
-  const { makeAjv, routeValidators } = await import('../dist/server/validation.js');
+  const { makeAjv } = await import('../dist/server/validation.js');
+  const { routeValidators } = await import('../dist/server/route-table.js');
   const standaloneCode = requireHere('ajv/dist/standalone').default;
   const routesByUrl = new Map();
   for (const { key, schema, httpPart } of routeValidators()) {
@@ -138,6 +140,23 @@ async function precompiledValidators() {
   return { module, files };
 }
 const PRECOMPILED = await precompiledValidators();
+/**
+ * src/server/route-table.ts in the bundles: its values as data, each route's parts without their
+ * schemas (precompiled.ts has their validators), so that the schema library is loaded only with
+ * fastify's app (`serve`).
+ */
+async function routeTableData() {
+  const table = await import('../dist/server/route-table.js');
+  const routeTable = Object.fromEntries(
+    Object.entries(table.routeTable).map(([name, entry]) => [name, { ...entry, parts: Object.fromEntries(Object.keys(entry.parts).map((part) => [part, {}])) }]),
+  );
+  return [
+    ...['API_PREFIX', 'DEFAULT_BODY_LIMIT', 'MAX_PARAM_LENGTH'].map((name) => `export const ${name} = ${JSON.stringify(table[name])};`),
+    `export const routeTable = ${JSON.stringify(routeTable)};`,
+    `export const validatorKey = ${table.validatorKey.toString()};`,
+  ].join('\n');
+}
+const ROUTE_TABLE = await routeTableData();
 /**
  * A builtin's exports, required on first use. In the CommonJS bundles a proxy of the banner's
  * (`__lazyBuiltin`), which the banner's __toESM hands out as it is; in the ES module ones (whose
@@ -209,6 +228,7 @@ const plugin = (redirect) => ({
         : { contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' },
     );
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED.module, resolveDir: root, loader: 'js' }));
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]route-table\.ts$/ }, () => ({ contents: ROUTE_TABLE, resolveDir: root, loader: 'js' }));
     // A require the bundler sees (the source's createRequire hides it from the bundler, for dist/).
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]store[/\\]driver-v12\.ts$/ }, () => ({ contents: 'export const requireV12 = () => require("better-sqlite3");', resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
