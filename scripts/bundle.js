@@ -19,6 +19,7 @@
 //   path) and conf stay in node_modules.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -54,14 +55,40 @@ const LAZY = {
  * process runs the routes without them (server/in-process.ts), and reads none of their megabyte.
  */
 const FASTIFY = 'module.exports = require("fastify");';
-/** server.cjs: the service, CommonJS (bin/bundles.js loads it, as main.cjs). */
+/**
+ * server.cjs: the service, CommonJS (bin/bundles.js loads it, as main.cjs). What a command
+ * answered in its own process runs (server/in-process.ts: the routes without fastify, the store);
+ * fastify's app, and the schemas it is built from, are app.cjs (APP), required when an app is
+ * built: a command reads and parses neither (some 150 KB, the schema library's most of it).
+ */
 const SERVER = [
-  // (fastify's app, and the schemas it is built from, evaluated only when a server is started.)
   'export const startServer = async (options) => (await import("./src/server/app.ts")).startServer(options);',
   'export { openInProcess } from "./src/server/in-process.ts";',
   'export { openStore } from "./src/server/open-store.ts";',
   'export { backupDatabase, checkDatabase, restoreDatabase } from "./src/server/store/sqlite-admin.ts";',
+  // What app.cjs takes from here (APP_OWN): one copy of each module, so that its errors are the
+  // classes the store and the routes throw.
+  ...['answers', 'body', 'listing', 'route-table', 'routes/index', 'validation'].map((m) => `export * from "./src/server/${m}.ts";`),
 ].join('\n');
+/** app.cjs: fastify's app (server/app.ts) and what only it uses; the rest it requires from server.cjs. */
+const APP = 'export { buildApp, startServer } from "./src/server/app.ts";';
+/** The modules of src/server/ that are app.cjs's own. */
+const APP_OWN = new Set(['app', 'openapi', 'auth', 'request-log', 'retention']);
+/** server.cjs's imports of the app go to app.cjs; app.cjs's of the rest of the service, to server.cjs. */
+const appApart = (inApp) => ({
+  name: 'app-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.importer.includes('/node_modules/') || args.kind === 'entry-point') return undefined;
+      const target = join(args.resolveDir, args.path).replace(/\.[jt]s$/, '');
+      const rel = relative(join(root, 'src', 'server'), target);
+      if (rel.startsWith('..')) return undefined;
+      const own = APP_OWN.has(rel);
+      if (inApp) return own ? undefined : { path: './server.cjs', external: true };
+      return rel === 'app' ? { path: './app.cjs', external: true } : undefined;
+    });
+  },
+});
 /** What our code imports -> the file of the lazy part that answers it. */
 const REDIRECT = [
   [/^undici$/, 'vendor/undici.js'],
@@ -225,7 +252,7 @@ const plugin = (redirect) => ({
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) =>
       args.path.startsWith('validators/')
         ? { contents: PRECOMPILED.files[args.path.slice('validators/'.length)], resolveDir: root, loader: 'js' }
-        : { contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' },
+        : { contents: { ...LAZY, server: SERVER, app: APP, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' },
     );
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED.module, resolveDir: root, loader: 'js' }));
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]route-table\.ts$/ }, () => ({ contents: ROUTE_TABLE, resolveDir: root, loader: 'js' }));
@@ -286,8 +313,9 @@ const results = await Promise.all([
     // Its imports of the drivers (CommonJS) become require()s: an import() would set up Node's ES
     // module loader, and the service's processes have no bin/bundles.js to import for them.
     supported: { 'dynamic-import': false },
-    plugins: [fastifyApart, plugin(false)],
+    plugins: [fastifyApart, appApart(false), plugin(false)],
   }),
+  build({ ...commonJs, entryPoints: { app: 'lazy:app' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [fastifyApart, appApart(true), plugin(false)] }),
   build({ ...commonJs, entryPoints: { 'vendor/fastify': 'lazy:vendor/fastify' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
   // Each route's validators (precompiledValidators), with the few parts of ajv's runtime they require.
   build({
@@ -308,7 +336,7 @@ const results = await Promise.all([
   }),
 ]);
 // esbuild's own __toESM gives way to the banner's (a name as long, so the source map still holds).
-for (const name of ['main', 'server']) {
+for (const name of ['main', 'server', 'app']) {
   const file = new URL(`../dist/bundle/${name}.cjs`, import.meta.url);
   const code = readFileSync(file, 'utf8');
   const helper = 'var __toESM=(mod,isNodeMode,target)=>';
