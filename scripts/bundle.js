@@ -12,10 +12,11 @@
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
 //   its path. Tests see from the files loaded that a command did not load them.
-// - server.cjs holds the service's libraries too (kysely, typebox; fastify with ajv and the rest of
-//   its own in vendor/fastify.cjs, which it requires only to build an app): the embedded default
-//   loads them on every command answered in its process, and one file of them starts several
-//   times faster than their hundreds of modules. The database drivers (native code, found by
+// - server.cjs holds what a command answered in its own process runs, with the store's library
+//   (kysely): one file of it starts several times faster than its hundreds of modules. fastify's
+//   app and the schemas (typebox) are app.cjs, fastify with ajv and the rest of its own
+//   vendor/fastify.cjs, each route's validators validators/rN.cjs: required only when needed (an
+//   app built; a route's first request), so that a command parses none of them. The database drivers (native code, found by
 //   path) and conf stay in node_modules.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
@@ -325,6 +326,7 @@ const results = await Promise.all([
     banner: {},
     sourcemap: false,
     entryPoints: Object.fromEntries(Object.keys(PRECOMPILED.files).map((name) => [`validators/${name}`, `lazy:validators/${name}`])),
+    external: external.filter((d) => !SERVICE.has(d)),
     plugins: [plugin(false)],
   }),
   build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
