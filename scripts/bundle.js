@@ -12,13 +12,15 @@
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
 //   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
 //   its path. Tests see from the files loaded that a command did not load them.
-// - server.cjs holds the service's libraries too (kysely, typebox; fastify with ajv and the rest of
-//   its own in vendor/fastify.cjs, which it requires only to build an app): the embedded default
-//   loads them on every command answered in its process, and one file of them starts several
-//   times faster than their hundreds of modules. The database drivers (native code, found by
+// - server.cjs holds what a command answered in its own process runs, with the store's library
+//   (kysely): one file of it starts several times faster than its hundreds of modules. fastify's
+//   app and the schemas (typebox) are app.cjs, fastify with ajv and the rest of its own
+//   vendor/fastify.cjs, each route's validators validators/rN.cjs: required only when needed (an
+//   app built; a route's first request), so that a command parses none of them. The database drivers (native code, found by
 //   path) and conf stay in node_modules.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -54,13 +56,40 @@ const LAZY = {
  * process runs the routes without them (server/in-process.ts), and reads none of their megabyte.
  */
 const FASTIFY = 'module.exports = require("fastify");';
-/** server.cjs: the service, CommonJS (bin/bundles.js loads it, as main.cjs). */
+/**
+ * server.cjs: the service, CommonJS (bin/bundles.js loads it, as main.cjs). What a command
+ * answered in its own process runs (server/in-process.ts: the routes without fastify, the store);
+ * fastify's app, and the schemas it is built from, are app.cjs (APP), required when an app is
+ * built: a command reads and parses neither (some 150 KB, the schema library's most of it).
+ */
 const SERVER = [
-  'export { startServer } from "./src/server/app.ts";',
+  'export const startServer = async (options) => (await import("./src/server/app.ts")).startServer(options);',
   'export { openInProcess } from "./src/server/in-process.ts";',
   'export { openStore } from "./src/server/open-store.ts";',
   'export { backupDatabase, checkDatabase, restoreDatabase } from "./src/server/store/sqlite-admin.ts";',
+  // What app.cjs takes from here (APP_OWN): one copy of each module, so that its errors are the
+  // classes the store and the routes throw.
+  ...['answers', 'body', 'listing', 'route-table', 'routes/index', 'validation'].map((m) => `export * from "./src/server/${m}.ts";`),
 ].join('\n');
+/** app.cjs: fastify's app (server/app.ts) and what only it uses; the rest it requires from server.cjs. */
+const APP = 'export { buildApp, startServer } from "./src/server/app.ts";';
+/** The modules of src/server/ that are app.cjs's own. */
+const APP_OWN = new Set(['app', 'openapi', 'auth', 'request-log', 'retention']);
+/** server.cjs's imports of the app go to app.cjs; app.cjs's of the rest of the service, to server.cjs. */
+const appApart = (inApp) => ({
+  name: 'app-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.importer.includes('/node_modules/') || args.kind === 'entry-point') return undefined;
+      const target = join(args.resolveDir, args.path).replace(/\.[jt]s$/, '');
+      const rel = relative(join(root, 'src', 'server'), target);
+      if (rel.startsWith('..')) return undefined;
+      const own = APP_OWN.has(rel);
+      if (inApp) return own ? undefined : { path: './server.cjs', external: true };
+      return rel === 'app' ? { path: './app.cjs', external: true } : undefined;
+    });
+  },
+});
 /** What our code imports -> the file of the lazy part that answers it. */
 const REDIRECT = [
   [/^undici$/, 'vendor/undici.js'],
@@ -98,27 +127,64 @@ const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]
 /**
  * src/server/precompiled.ts in the bundles: every route's validators as ajv's standalone code,
  * compiled here by the service's own ajv set-up (dist/server/validation.js, which tsc has just
- * made), so that no command compiles a schema or loads ajv.
+ * made), so that no command compiles a schema or loads ajv. Each route's are a file of their own,
+ * dist/bundle/validators/rN.cjs, required on its first request: a command answers one route, and
+ * server.cjs carrying them all (some 400 KB) cost each command answered in its own process their
+ * parsing (Node 20 keeps no compile cache).
+ *
+ * Answers precompiled.ts's module and the validator files' sources (name -> CommonJS code).
  */
 async function precompiledValidators() {
-  const { makeAjv, routeValidators } = await import('../dist/server/validation.js');
+  const { makeAjv } = await import('../dist/server/validation.js');
+  const { routeValidators } = await import('../dist/server/route-table.js');
   const standaloneCode = requireHere('ajv/dist/standalone').default;
-  const ajvs = { body: makeAjv(false, true), text: makeAjv(true, true) };
-  const validators = routeValidators().map(({ key, schema, httpPart }, i) => {
-    const ajv = ajvs[httpPart === 'body' ? 'body' : 'text'];
-    ajv.addSchema(schema, `v${i}`);
-    return { key, ajv, id: `v${i}` };
-  });
-  // Each validator's code runs on its route's first request, not when the bundle loads: a command
-  // answers one route, and making every validator (and the ajv runtime parts they require) at
-  // load cost each command answered in its own process for all of them.
-  const entries = validators.map(({ key, ajv, id }, i) => {
-    const code = standaloneCode(ajv, { v: id });
-    return `get ${JSON.stringify(key)}() { return (made[${i}] ??= (() => { const exports = {}; ${code}; return exports.v; })()); }`;
-  });
-  return `const made = [];\nexport const precompiled = {\n${entries.join(',\n')}\n};\n`;
+  const routesByUrl = new Map();
+  for (const { key, schema, httpPart } of routeValidators()) {
+    const route = key.slice(0, key.length - httpPart.length - 1);
+    if (!routesByUrl.has(route)) routesByUrl.set(route, []);
+    routesByUrl.get(route).push({ key, schema, httpPart });
+  }
+  const files = {};
+  const getters = [];
+  for (const [i, parts] of [...routesByUrl.values()].entries()) {
+    // Bodies typed, params and query strings coerced: one ajv each, one standalone module each.
+    const code = ['body', 'text'].flatMap((kind) => {
+      const mine = parts.filter((p) => (p.httpPart === 'body') === (kind === 'body'));
+      if (mine.length === 0) return [];
+      const ajv = makeAjv(kind === 'text', true);
+      for (const p of mine) ajv.addSchema(p.schema, p.httpPart);
+      const exported = Object.fromEntries(mine.map((p) => [p.httpPart, p.httpPart]));
+      return [`(function (exports) {\n${standaloneCode(ajv, exported)}\n})(module.exports);`];
+    });
+    files[`r${i}`] = code.join('\n');
+    for (const p of parts) getters.push(`get ${JSON.stringify(p.key)}() { return route(${JSON.stringify(`r${i}`)}).${p.httpPart}; }`);
+  }
+  const module = [
+    'const made = new Map();',
+    '// (A path built at run time: the bundler leaves this require to Node, which finds the file beside server.cjs.)',
+    'const route = (file) => { let m = made.get(file); if (!m) made.set(file, (m = require(__dirname + "/validators/" + file + ".cjs"))); return m; };',
+    `export const precompiled = {\n${getters.join(',\n')}\n};`,
+  ].join('\n');
+  return { module, files };
 }
 const PRECOMPILED = await precompiledValidators();
+/**
+ * src/server/route-table.ts in the bundles: its values as data, each route's parts without their
+ * schemas (precompiled.ts has their validators), so that the schema library is loaded only with
+ * fastify's app (`serve`).
+ */
+async function routeTableData() {
+  const table = await import('../dist/server/route-table.js');
+  const routeTable = Object.fromEntries(
+    Object.entries(table.routeTable).map(([name, entry]) => [name, { ...entry, parts: Object.fromEntries(Object.keys(entry.parts).map((part) => [part, {}])) }]),
+  );
+  return [
+    ...['API_PREFIX', 'DEFAULT_BODY_LIMIT', 'MAX_PARAM_LENGTH'].map((name) => `export const ${name} = ${JSON.stringify(table[name])};`),
+    `export const routeTable = ${JSON.stringify(routeTable)};`,
+    `export const validatorKey = ${table.validatorKey.toString()};`,
+  ].join('\n');
+}
+const ROUTE_TABLE = await routeTableData();
 /**
  * A builtin's exports, required on first use. In the CommonJS bundles a proxy of the banner's
  * (`__lazyBuiltin`), which the banner's __toESM hands out as it is; in the ES module ones (whose
@@ -184,8 +250,13 @@ const plugin = (redirect) => ({
       contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(args.path)})[key] });`,
       loader: 'js',
     }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: { ...LAZY, server: SERVER, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' }));
-    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED, resolveDir: root, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) =>
+      args.path.startsWith('validators/')
+        ? { contents: PRECOMPILED.files[args.path.slice('validators/'.length)], resolveDir: root, loader: 'js' }
+        : { contents: { ...LAZY, server: SERVER, app: APP, 'vendor/fastify': FASTIFY }[args.path], resolveDir: root, loader: 'ts' },
+    );
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]precompiled\.ts$/ }, () => ({ contents: PRECOMPILED.module, resolveDir: root, loader: 'js' }));
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]route-table\.ts$/ }, () => ({ contents: ROUTE_TABLE, resolveDir: root, loader: 'js' }));
     // A require the bundler sees (the source's createRequire hides it from the bundler, for dist/).
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]store[/\\]driver-v12\.ts$/ }, () => ({ contents: 'export const requireV12 = () => require("better-sqlite3");', resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
@@ -243,9 +314,21 @@ const results = await Promise.all([
     // Its imports of the drivers (CommonJS) become require()s: an import() would set up Node's ES
     // module loader, and the service's processes have no bin/bundles.js to import for them.
     supported: { 'dynamic-import': false },
-    plugins: [fastifyApart, plugin(false)],
+    plugins: [fastifyApart, appApart(false), plugin(false)],
   }),
+  build({ ...commonJs, entryPoints: { app: 'lazy:app' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [fastifyApart, appApart(true), plugin(false)] }),
   build({ ...commonJs, entryPoints: { 'vendor/fastify': 'lazy:vendor/fastify' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
+  // Each route's validators (precompiledValidators), with the few parts of ajv's runtime they require.
+  build({
+    ...common,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    banner: {},
+    sourcemap: false,
+    entryPoints: Object.fromEntries(Object.keys(PRECOMPILED.files).map((name) => [`validators/${name}`, `lazy:validators/${name}`])),
+    external: external.filter((d) => !SERVICE.has(d)),
+    plugins: [plugin(false)],
+  }),
   build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
@@ -255,7 +338,7 @@ const results = await Promise.all([
   }),
 ]);
 // esbuild's own __toESM gives way to the banner's (a name as long, so the source map still holds).
-for (const name of ['main', 'server']) {
+for (const name of ['main', 'server', 'app']) {
   const file = new URL(`../dist/bundle/${name}.cjs`, import.meta.url);
   const code = readFileSync(file, 'utf8');
   const helper = 'var __toESM=(mod,isNodeMode,target)=>';

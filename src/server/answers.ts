@@ -1,8 +1,9 @@
 // What the service answers, whichever way a request reached it (fastify in app.ts, or the
 // in-process dispatcher of in-process.ts): a route's outcome, and the one place an error becomes
 // a status and its words.
-import { routes, type RouteName, type RouteSpec } from '../schema/routes.js';
+import type { RouteName } from '../schema/routes.js';
 import { ServiceError } from './errors.js';
+import { routeTable } from './route-table.js';
 import { handlers } from './routes/index.js';
 import { TextAnswer, type RouteHandler, type RouteInput } from './routes/types.js';
 import { Conflict, NotFound, StoreError } from './store/errors.js';
@@ -20,7 +21,7 @@ export type Outcome = { list: Listing<unknown> } | { text: string } | { json: un
 export async function perform<N extends RouteName>(name: N, input: RouteInput<N>): Promise<Outcome> {
   const result = await (handlers[name] as RouteHandler<N>).handle(input);
   if (result instanceof TextAnswer) return { text: result.text };
-  return (routes[name] as RouteSpec).list ? { list: result as Listing<unknown> } : { json: result };
+  return routeTable[name].list ? { list: result as Listing<unknown> } : { json: result };
 }
 
 /** The error body every failure answers with. */
@@ -52,7 +53,7 @@ export function errorAnswer(error: Error & { code?: unknown; statusCode?: number
 function storeRefusal(error: StoreError): [status: number, message: string] {
   if (error instanceof NotFound) return [404, error.message];
   if (error instanceof Conflict) {
-    const existing = error.existing && routes.updateFeedback.path.replace(':id', error.existing.id);
+    const existing = error.existing && routeTable.updateFeedback.path.replace(':id', error.existing.id);
     return [409, existing ? `${error.message}: change it with PUT ${existing}` : error.message];
   }
   // A bad reference, a value the database cannot keep: the request's to fix.

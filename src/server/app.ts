@@ -8,8 +8,9 @@ import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE } 
 import { keyChecker } from './auth.js';
 import { parseJsonBody } from './body.js';
 import { listingProgress, sendListing } from './listing.js';
-import { API_PREFIX, openApiDocument } from './openapi.js';
+import { openApiDocument } from './openapi.js';
 import { redactUrl } from './request-log.js';
+import { API_PREFIX, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH } from './route-table.js';
 import { startRetention, type Retention, type RetentionPolicy } from './retention.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
@@ -44,10 +45,7 @@ interface RouteConfig {
   invalidStatus?: number;
 }
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export { MAX_JSON_DEPTH } from './body.js';
-/** The longest path parameter the router takes. */
-export const MAX_PARAM_LENGTH = 1000;
 
 /** Requests node's HTTP parser rejects (or that time out) get the JSON error body too. */
 function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {

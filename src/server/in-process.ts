@@ -14,12 +14,12 @@ import type { Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyInstance } from 'fastify';
-import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
+import type { RouteName } from '../schema/routes.js';
 import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE, type Outcome } from './answers.js';
-import { buildApp, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, type AppOptions } from './app.js';
+import type { AppOptions } from './app.js';
 import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
-import { API_PREFIX } from './openapi.js';
+import { API_PREFIX, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
 import { handlers } from './routes/index.js';
 import { compileValidator } from './validation.js';
 
@@ -91,7 +91,7 @@ interface Pattern {
 let patterns: Pattern[] | undefined;
 function tableOfPatterns(): Pattern[] {
   const byShape = new Map<string, Pattern>();
-  for (const [name, spec] of Object.entries(routes) as [RouteName, RouteSpec][]) {
+  for (const [name, spec] of Object.entries(routeTable) as [RouteName, RouteEntry][]) {
     const segments = spec.path.split('/').slice(1);
     const shape = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
     let pattern = byShape.get(shape);
@@ -141,18 +141,14 @@ function directRoute(request: InProcessRequest, pathname: string, search: string
 
 type Validate = ReturnType<typeof compileValidator>;
 /** Each route's validators, made on its first request. */
-const validators = new Map<RouteName, { params?: Validate; body?: Validate; querystring: Validate }>();
+const validators = new Map<RouteName, Partial<Record<HttpPart, Validate>>>();
 function validatorsOf(name: RouteName) {
   let found = validators.get(name);
   if (!found) {
-    const spec: RouteSpec = routes[name];
+    const spec = routeTable[name];
     // (As fastify asks for them: the route's method and its whole URL.)
     const route = { method: spec.method, url: `${API_PREFIX}${spec.path}` };
-    found = {
-      ...(spec.params ? { params: compileValidator({ ...route, schema: spec.params, httpPart: 'params' }) } : {}),
-      ...(spec.body ? { body: compileValidator({ ...route, schema: spec.body, httpPart: 'body' }) } : {}),
-      querystring: compileValidator({ ...route, schema: spec.query ?? NO_QUERY, httpPart: 'querystring' }),
-    };
+    found = Object.fromEntries(Object.entries(spec.parts).map(([httpPart, schema]) => [httpPart, compileValidator({ ...route, schema, httpPart })]));
     validators.set(name, found);
   }
   return found;
@@ -169,7 +165,7 @@ class Invalid extends Error {
 }
 
 async function dispatch({ name, params, query }: DirectRoute, request: InProcessRequest, store: InProcessOptions['store']): Promise<InProcessAnswer> {
-  const spec: RouteSpec = routes[name];
+  const spec = routeTable[name];
   try {
     const body = request.body === undefined ? undefined : parseJsonBody(Buffer.from(request.body));
     const parts = { params, body, query };
@@ -295,6 +291,8 @@ const discard = (_chunk: unknown, _encoding: unknown, written: () => void) => wr
 
 /** The app built on the store, answering by inject; closing it leaves the store open. */
 async function injecting(options: InProcessOptions): Promise<InProcessService> {
+  // (Imported only now: fastify's app and the schemas it is built from, which a route of the table never needs.)
+  const { buildApp } = await import('./app.js');
   const app: FastifyInstance = await buildApp(options);
   // inject's response also writes all it sends to a socket of its own that throws the bytes away,
   // one chunk a turn of the event loop (setImmediate), while telling the writer only about the

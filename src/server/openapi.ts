@@ -5,8 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '../schema/common.js';
 import { NO_QUERY, routes, type RouteSpec } from '../schema/routes.js';
 import { VERSION } from '../version.js';
-
-export const API_PREFIX = '/api/v1';
+import { API_PREFIX } from './route-table.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: a parameter or the body breaks a rule (the message names it), an unknown query parameter, or malformed HTTP',

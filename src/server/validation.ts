@@ -3,12 +3,11 @@
 //
 // The bundle's service (server.cjs) has every route's validators compiled at build time
 // (`precompiled.ts`, ajv's standalone code made by scripts/bundle.js with `makeAjv` and
-// `routeValidators`): a command answering in its own process neither loads ajv nor compiles a
+// `routeValidators` of route-table.ts): a command answering in its own process neither loads ajv nor compiles a
 // schema. Elsewhere (the library, dist/server) each schema is compiled on its route's first request.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { NO_QUERY, routes, type RouteSpec } from '../schema/routes.js';
-import { API_PREFIX } from './openapi.js';
 import { precompiled } from './precompiled.js';
+import { validatorKey } from './route-table.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,22 +38,6 @@ export function makeAjv(coerce: boolean, standalone = false): Ajv {
 // Made on first use: a command's one request needs one of them, often neither for its body.
 let bodyAjv: ReturnType<typeof makeAjv> | undefined;
 let textAjv: ReturnType<typeof makeAjv> | undefined;
-
-/** A validator's name: the request part of a route, as fastify names them (its method and full URL). */
-export const validatorKey = (method: string, url: string, httpPart: string) => `${method} ${url} ${httpPart}`;
-
-/** Every validator the app has: each route's params, body and query string, and the document's query. */
-export function routeValidators(): { key: string; schema: object; httpPart: string }[] {
-  const parts = (spec: Pick<RouteSpec, 'method' | 'path' | 'params' | 'body' | 'query'>) =>
-    (
-      [
-        ['params', spec.params],
-        ['body', spec.body],
-        ['querystring', spec.query ?? NO_QUERY],
-      ] as const
-    ).flatMap(([httpPart, schema]) => (schema ? [{ key: validatorKey(spec.method, `${API_PREFIX}${spec.path}`, httpPart), schema, httpPart }] : []));
-  return [...Object.values(routes).flatMap(parts), ...parts({ method: 'GET', path: '/openapi.json' })];
-}
 
 /**
  * fastify's validator compiler (and the in-process dispatcher's): bodies strictly typed, query

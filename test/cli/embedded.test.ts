@@ -110,6 +110,11 @@ describe('the embedded service', () => {
       expect(files.filter((f) => /node_modules[/\\]ajv[/\\]/.test(f))).toEqual([]);
       // Nor fastify's bundle (vendor/fastify.cjs, read only when an app is built).
       expect(files.filter((f) => /fastify/.test(f))).toEqual([]);
+      // Of the bundle's files: the CLI, the service without the app and the schemas (app.cjs),
+      // and the validators of the one route it answered, not those of every route.
+      const bundled = files.filter((f) => /[/\\]dist[/\\]bundle[/\\]/.test(f)).map((f) => f.replace(/.*[/\\]dist[/\\]bundle[/\\]/, '').replace(/\\/g, '/'));
+      expect(bundled.filter((f) => !f.startsWith('validators/')).sort()).toEqual(['main.cjs', 'server.cjs']);
+      expect(bundled.filter((f) => f.startsWith('validators/'))).toHaveLength(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

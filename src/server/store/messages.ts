@@ -3,7 +3,8 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { MESSAGE_FILTERS, type DateFilterKey, type MessageFilterKey } from '../../schema/filters.js';
-import { MESSAGE_JSON_FIELDS, type ChatMessage, type ChatMessageIngest } from '../../schema/resources.js';
+import { MESSAGE_JSON_FIELDS } from '../../schema/enums.js';
+import type { ChatMessage, ChatMessageIngest } from '../../schema/resources.js';
 import { iso, jsonObject, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
 import { toFeedback } from './feedback.js';
 import { newId } from './ids.js';
