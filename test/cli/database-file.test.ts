@@ -119,6 +119,17 @@ describe('the database file under heavy and outside use', { timeout: 120_000 }, 
     expect(files()).toEqual(['chatflow.db']);
   });
 
+  it('a reader that stops early (| head) ends the command, which still leaves one file', async () => {
+    const home = createHome();
+    await ok(home, ['demo']);
+    // The reader gone before the first row: the command's first write fails (EPIPE).
+    const child = spawn(process.execPath, [BIN, 'messages', 'list', 'demo-support-bot', '-o', 'ndjson'], { env: cliEnv({ home }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdout.destroy();
+    expect(await exited).toBe(0);
+    expect(readdirSync(join(home.dataDir, 'chatflow')).sort()).toEqual(['chatflow.db']);
+  });
+
   it('rm, cp of a backup, mv of another file between commands: the file at the path, as it is', async () => {
     const home = createHome();
     const db = dbOf(home);

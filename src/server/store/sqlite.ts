@@ -208,7 +208,15 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // Closed with the store, after its connections: a checkpoint under way finishes first, and the
   // last connection to close checkpoints what is left and removes the WAL.
   const closeConnections = store.close.bind(store);
+  // A command may end by process.exit before it closes the store (a reader that stopped early,
+  // `| head`; Ctrl-C): closed then, the connections still leave no -wal and -shm beside the file.
+  const atExit = () => {
+    closeReading();
+    closeWriter();
+  };
+  process.once('exit', atExit);
   store.close = async () => {
+    process.off('exit', atExit);
     // The read-only reader first: a read-only connection closing last cannot remove the WAL.
     closeReading();
     await closeConnections();
