@@ -17,8 +17,10 @@ const flagOf = (f: (typeof MESSAGE_FILTERS)[number]): FlagDef => ({
 
 /** Another name for --start-date, as `git log --since` (the server knows only startDate). */
 export const SINCE: FlagDef = { flags: '--since <when>', help: 'same as --start-date: 24h, 7d, yesterday, 2026-10-01', values: DATE };
+/** Another name for --end-date, as `git log --until`. */
+export const UNTIL: FlagDef = { flags: '--until <when>', help: 'same as --end-date: yesterday, 2026-10-31', values: DATE };
 
-export const MESSAGE_FILTER_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.map(flagOf), SINCE];
+export const MESSAGE_FILTER_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.map(flagOf), SINCE, UNTIL];
 
 /** The flag of one filter, with the help a command that means it otherwise gives it (stats: UTC days). */
 export function filterFlag(key: MessageFilterKey, help?: string): FlagDef {
@@ -26,8 +28,8 @@ export function filterFlag(key: MessageFilterKey, help?: string): FlagDef {
   return help === undefined ? flag : { ...flag, help };
 }
 
-/** --start-date, --end-date and --since, for the lists that filter by date only. */
-export const DATE_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.filter((f) => f.schema === 'dateBound').map(flagOf), SINCE];
+/** --start-date, --end-date, --since and --until, for the lists that filter by date only. */
+export const DATE_FLAGS: FlagDef[] = [...MESSAGE_FILTERS.filter((f) => f.schema === 'dateBound').map(flagOf), SINCE, UNTIL];
 
 export const ORDER_FLAG: FlagDef = { flags: '--order <asc|desc>', help: 'sort by date: asc (default) or desc', values: ORDER };
 
@@ -35,7 +37,7 @@ export type MessageFilterFlags = Pick<MessageListQuery, MessageFilterKey>;
 
 /**
  * The filters given (already checked by their value sets), as the client's query; the dates
- * (--since, --start-date, --end-date) as the instants they mean in the run's zone.
+ * (--since, --until, --start-date, --end-date) as the instants they mean in the run's zone.
  */
 export function messageQuery(flags: Record<string, unknown>, zone: Zone): MessageFilterFlags {
   const query = Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, flags[f.key]])) as MessageFilterFlags;

@@ -92,7 +92,7 @@ describe('filters in the zone', () => {
     );
   });
 
-  it('dateRange: instants for the client, --since as --start-date, contradictions refused', () => {
+  it('dateRange: instants for the client, --since as --start-date, --until as --end-date, contradictions refused', () => {
     vi.stubEnv('TZ', 'America/New_York');
     const z = timeZone();
     expect(dateRange({ since: '2026-10-30', endDate: 'now' }, z, NOW)).toEqual({
@@ -101,6 +101,13 @@ describe('filters in the zone', () => {
     });
     expect(dateRange({}, z)).toEqual({});
     expect(() => dateRange({ since: '1d', startDate: '2026-01-01' }, z)).toThrow(/--since and --start-date/);
+    // --until is --end-date, through the end of a day given alone.
+    expect(dateRange({ since: '2026-10-29', until: '2026-10-29' }, z, NOW)).toEqual({
+      startDate: '2026-10-29T04:00:00.000Z',
+      endDate: '2026-10-30T03:59:59.999Z',
+    });
+    expect(() => dateRange({ until: '1d', endDate: '2026-01-01' }, z)).toThrow(/--until and --end-date/);
+    expect(() => dateRange({ since: '2026-10-31', until: '2026-10-30' }, z)).toThrow('--since 2026-10-31 is after --until 2026-10-30: nothing can match');
     expect(() => dateRange({ startDate: '2026-10-31', endDate: '2026-10-30' }, z)).toThrow(
       '--start-date 2026-10-31 is after --end-date 2026-10-30: nothing can match',
     );
