@@ -18,7 +18,11 @@ import { normaliseMessage } from './messages.js';
 export type { ChatSummary } from '../schema/chats.js';
 export type ChatListQuery = Omit<RouteQuery<'listChats'>, 'chatType' | 'page' | 'limit'> & { chatType?: string | string[] };
 
-/** Sessions in the first page (a first screen at once); doubled up to MAX_SESSIONS. */
+/**
+ * Sessions in the first page (a first screen at once), or one more than the chats a page of the
+ * list needs (each page costs Flowise a scan: the first screen in one request); doubled up to
+ * MAX_SESSIONS.
+ */
 const FIRST_SESSIONS = 10;
 const MAX_SESSIONS = 200;
 
@@ -78,7 +82,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
   }
 
   /** Flowise: the chats newest first, built from session pages (see the top of this file). */
-  async function* flowiseChats(flow: string, d: Dialect, q: ChatListQuery): AsyncGenerator<ChatSummary> {
+  async function* flowiseChats(flow: string, d: Dialect, q: ChatListQuery, screen = 0): AsyncGenerator<ChatSummary> {
     const { search: rawSearch, feedbackType, chatIdStart, ...filters } = q;
     const search = rawSearch?.toLowerCase();
     const plan = ofChatflow(d, flow, d.messageList(filters));
@@ -136,7 +140,8 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
       return;
     }
 
-    let limit = FIRST_SESSIONS;
+    // (Any first size keeps the offsets exact: a page's size doubles only at a multiple of twice it.)
+    let limit = Math.min(Math.max(FIRST_SESSIONS, screen + 1), MAX_SESSIONS);
     let consumed = 0;
     let seen = 0;
     let messages = 0;
@@ -196,7 +201,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
       if (d.kind !== 'flowise') return core.list<ChatSummary>(path`/chats/${flow}`, { ...q, page: p, limit } as QueryInput);
       const items: ChatSummary[] = [];
       let skip = (p - 1) * limit;
-      for await (const c of flowiseChats(flow, d, q)) {
+      for await (const c of flowiseChats(flow, d, q, p * limit)) {
         if (skip > 0) {
           skip--;
           continue;
