@@ -10,7 +10,6 @@
 // newest) and 100 sessionless chats of 2 messages spread over the year; one answer in 50 rated
 // down. Each run: wall clock, peak RSS; on Flowise also the most rows one answer held and whether
 // the whole list was asked. The store's query alone is timed in this process too (median of 20).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { runCli } from './lib/run-cli.js';
+import { startFixtureProcess } from './lib/fixture-process.js';
 
 const { values } = parseArgs({
   strict: false,
@@ -75,20 +75,7 @@ process.exit(0);
 );
 
 function startFixture() {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', join(dir, 'serve.mjs'), String(N), String(MS_PER_ROW)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = [];
-  const waiting = [];
-  let buf = '';
-  child.stdout.on('data', (c) => {
-    buf += c;
-    for (let i = buf.indexOf('\n'); i !== -1; i = buf.indexOf('\n')) {
-      const line = JSON.parse(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-      (waiting.shift() ?? ((l) => lines.push(l)))(line);
-    }
-  });
-  const next = () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((r) => waiting.push(r)));
-  return { ready: next(), stats: () => (child.stdin.write('stats\n'), next()), stop: () => new Promise((r) => (child.once('exit', r), child.stdin.end('quit\n'))) };
+  return startFixtureProcess(join(dir, 'serve.mjs'), [N, MS_PER_ROW]);
 }
 
 const env = { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), XDG_CONFIG_HOME: join(dir, 'config'), NO_COLOR: '1' };

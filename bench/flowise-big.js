@@ -15,7 +15,7 @@
 // -o ndjson` oldest and newest first (each checked: every message, in date order), `-o table`,
 // `--page 1 --limit 10 -o json`: first row, total time, the CLI's peak RSS; and what the fixture was
 // asked: requests, the most rows one answer held, whole-list requests, the most requests at once.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { runCli } from './lib/run-cli.js';
+import { startFixtureProcess } from './lib/fixture-process.js';
 
 const { values } = parseArgs({
   strict: false,
@@ -75,26 +76,7 @@ process.exit(0);
 );
 
 function startFixture(n, shape) {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', join(dir, 'serve.mjs'), String(n), String(MS_PER_ROW), String(MS_PER_SCANNED_ROW), shape], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = [];
-  const waiting = [];
-  let buf = '';
-  child.stdout.on('data', (c) => {
-    buf += c;
-    for (let i = buf.indexOf('\n'); i !== -1; i = buf.indexOf('\n')) {
-      const line = JSON.parse(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-      (waiting.shift() ?? ((l) => lines.push(l)))(line);
-    }
-  });
-  const next = () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((r) => waiting.push(r)));
-  return {
-    ready: next(),
-    stats: () => (child.stdin.write('stats\n'), next()),
-    stop: () => new Promise((r) => (child.once('exit', r), child.stdin.end('quit\n'))),
-  };
+  return startFixtureProcess(join(dir, 'serve.mjs'), [n, MS_PER_ROW, MS_PER_SCANNED_ROW, shape]);
 }
 
 /** One curl of the whole list, read to its end: the floor. */
