@@ -145,3 +145,27 @@ describe.each(['our service', 'Flowise 3.1.2', 'Flowise 3.1.4'])('chatflow chats
     expect(r.stderr).toMatch(/chat dddd9999 not found/);
   });
 });
+
+describe.each(['3.1.2', '3.1.4'])('chatflow chats list on Flowise %s, 30 chats', (version) => {
+  it('a screen of chats costs one session page (each costs Flowise a scan); the next screen follows exactly', async () => {
+    const fx = version === '3.1.2' ? fx312 : fx314;
+    const chatId = (i: number) => `9999${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+    // Chat i asks at minute i and is answered a minute later: chat 29 moved last.
+    const messages = Array.from({ length: 30 }, (_, i) => [
+      { id: `7777${String(i).padStart(4, '0')}-0000-4000-8000-000000000001`, role: 'userMessage', content: `q${i}`, chatId: chatId(i), sessionId: chatId(i), chatType: 'EXTERNAL', createdDate: at2(2 * i) },
+      { id: `7777${String(i).padStart(4, '0')}-0000-4000-8000-000000000002`, role: 'apiMessage', content: `a${i}`, chatId: chatId(i), sessionId: chatId(i), chatType: 'EXTERNAL', createdDate: at2(2 * i + 1) },
+    ]).flat();
+    fx.seed('thirty', { messages });
+    const opts = { url: fx.url, env: { CHATFLOW_API_KEY: fx.apiKey } };
+    const flow = fx.idOf('thirty');
+    const pages = () => fx.requests.filter((q) => q.url.startsWith(`/api/v1/chatmessage/${flow}`));
+    const before = pages().length;
+    const newest = (from: number) => Array.from({ length: 15 }, (_, k) => chatId(from - k));
+    const first = await runCli(['chats', 'list', flow, '--limit', '15', '-q'], opts);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout.split('\n').filter(Boolean)).toEqual(newest(29));
+    expect(pages().length - before).toBe(1);
+    const second = await runCli(['chats', 'list', flow, '--limit', '15', '--page', '2', '-q'], opts);
+    expect(second.stdout.split('\n').filter(Boolean)).toEqual(newest(14));
+  });
+});
