@@ -8,6 +8,12 @@ export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
   return (process.platform !== 'win32' && env.HOME) || homedir();
 }
 
+/** `path` as a person reads it: `~/…` below the home directory, else as it is. */
+export function shownPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  const home = homeDir(env);
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
 /**
  * chatflow's directory in the platform's config directory, as env-paths has it: XDG_CONFIG_HOME
  * (else ~/.config) on Linux, ~/Library/Preferences on macOS, %APPDATA% on Windows.

@@ -64,10 +64,8 @@ export class Context {
       const from = conn.source === 'profile' ? ` (profile ${conn.profile})` : conn.source === 'env' ? ' (CHATFLOW_URL)' : '';
       return `on ${conn.url}${from}`;
     }
-    const [{ defaultDbPath }, { homeDir }] = await Promise.all([import('../../server/default-db.js'), import('../dirs.js')]);
-    const db = defaultDbPath();
-    const home = homeDir();
-    return `on the local database ${home && db.startsWith(`${home}/`) ? `~${db.slice(home.length)}` : db}`;
+    const [{ defaultDbPath }, { shownPath }] = await Promise.all([import('../../server/default-db.js'), import('../dirs.js')]);
+    return `on the local database ${shownPath(defaultDbPath())}`;
   }
 
   /** The client; for a bulk command (import) an embedded service gets a thread of its own. */

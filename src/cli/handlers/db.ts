@@ -1,8 +1,8 @@
 // `chatflow db check|backup|restore` handlers: the embedded default's database file, through the
 // store's module for it (server/store/sqlite-admin.ts). A local command: it names no server, and
 // acts on the local database whatever --url or a profile says.
-import { homedir } from 'node:os';
 import type { Context } from '../core/context.js';
+import { shownPath as shown } from '../dirs.js';
 import { EXIT, UserError } from '../core/errors.js';
 import type { DatabaseReport, Restored } from '../../server/store/sqlite-admin.js';
 import { confirmOrRefuse } from './common.js';
@@ -14,11 +14,6 @@ async function admin() {
   return { dbPath: defaultDbPath(), ...module };
 }
 
-/** `~/…` for a path in the home directory, as a confirmation names it. */
-const shown = (path: string) => {
-  const home = homedir();
-  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
-};
 
 /** The store's refusals (not there, not a chatflow database, damaged) as the user's errors. */
 async function refusing<T>(work: () => Promise<T>): Promise<T> {
