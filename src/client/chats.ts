@@ -9,6 +9,7 @@
 import type { ChatSummary } from '../schema/chats.js';
 import type { ChatMessage, Feedback } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
+import { CHATS_PAGE_SIZE } from '../schema/limits.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, QueryInput } from './core.js';
 import { millis } from './dates.js';
@@ -197,7 +198,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     list: async (flow: string, q: ChatListQuery = {}, page: { page?: number; limit?: number } = {}): Promise<{ items: ChatSummary[]; total?: number }> => {
       const d = await dialect();
       const p = page.page ?? 1;
-      const limit = page.limit ?? 20;
+      const limit = page.limit ?? CHATS_PAGE_SIZE;
       if (d.kind !== 'flowise') return core.list<ChatSummary>(routePath('listChats', flow), { ...q, page: p, limit } as QueryInput);
       const items: ChatSummary[] = [];
       let skip = (p - 1) * limit;

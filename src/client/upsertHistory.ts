@@ -1,10 +1,11 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
+import { DEFAULT_PAGE_SIZE } from '../schema/limits.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult } from './core.js';
 import type { Dialect } from './dialect/index.js';
 import { millis } from './dates.js';
 import { ChatflowError } from './errors.js';
-import { DEFAULT_LIMIT, ofChatflow, plannedList, plannedStream } from './listing.js';
+import { ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { UpsertHistoryQuery } from './queries.js';
 
 export type { UpsertHistoryQuery } from './queries.js';
@@ -56,7 +57,7 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
       const all = await acrossChatflows(chatflowId, filters);
       if (all === undefined) return plannedList(core, historyPath(chatflowId), await planOf(chatflowId, filters), { page, limit });
       if (page === undefined && limit === undefined) return { items: all };
-      const size = limit ?? DEFAULT_LIMIT;
+      const size = limit ?? DEFAULT_PAGE_SIZE;
       return { items: all.slice(((page ?? 1) - 1) * size, (page ?? 1) * size), total: all.length };
     },
     stream: async function* (chatflowId: string | undefined, query: UpsertHistoryQuery = {}): AsyncGenerator<UpsertHistory> {

@@ -42,7 +42,7 @@ import {
 } from './resources.js';
 import { ChatSummary } from './chats.js';
 import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
-import { MAX_INGEST_ITEMS } from './limits.js';
+import { CHATS_PAGE_SIZE, MAX_INGEST_ITEMS } from './limits.js';
 import { ROUTE_PATHS, type HttpMethod, type RouteName } from './paths.js';
 
 /** A route: its method and path (schema/paths.ts) and what this table adds to them. */
@@ -219,7 +219,7 @@ const details = {
 
   listChats: {
     tag: 'chat messages',
-    summary: 'The chats of a chatflow, newest activity first: one summary per chatId of the messages the filters take (a page: 20 unless limit)',
+    summary: `The chats of a chatflow, newest activity first: one summary per chatId of the messages the filters take (a page: ${CHATS_PAGE_SIZE} unless limit)`,
     params: ChatflowIdParam,
     query: Query({
       chatType: messageFilters.chatType,

@@ -36,4 +36,8 @@ describe('facts written once', () => {
     const literal = new RegExp(`['"\`](${escape(API_PREFIX)})?/(${firsts.join('|')})\\b`);
     expect(['client', 'cli'].flatMap((under) => spelledOutside('schema/paths.ts', literal, under))).toEqual([]);
   });
+
+  it("a page's default size is schema/limits.ts's (DEFAULT_PAGE_SIZE, CHATS_PAGE_SIZE), never a number beside a limit", () => {
+    expect(spelledOutside('schema/limits.ts', /\blimit\s*\?\?\s*\d|\bDEFAULT_(LIMIT|PAGE\w*)\s*=\s*\d/)).toEqual([]);
+  });
 });
