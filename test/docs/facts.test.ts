@@ -1,7 +1,9 @@
 // Facts of src/schema/ written once: a second spelling of one elsewhere in src/ is a second source
 // of truth, which drifts. Each check reads the sources for the fact's own text.
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_FILTERS } from '../../src/schema/filters.js';
 import { API_PREFIX, ROUTE_PATHS } from '../../src/schema/paths.js';
@@ -40,4 +42,10 @@ describe('facts written once', () => {
   it("a page's default size is schema/limits.ts's (DEFAULT_PAGE_SIZE, CHATS_PAGE_SIZE), never a number beside a limit", () => {
     expect(spelledOutside('schema/limits.ts', /\blimit\s*\?\?\s*\d|\bDEFAULT_(LIMIT|PAGE\w*)\s*=\s*\d/)).toEqual([]);
   });
+
+  it('what test/types/facts.ts leaves out fails the compile (a message column, a path\'s id)', async () => {
+    const tsc = resolve(import.meta.dirname, '../../node_modules/typescript/bin/tsc');
+    // (tsc exits 0 only when every `@ts-expect-error` line there fails.)
+    await expect(promisify(execFile)(process.execPath, [tsc, '-p', resolve(import.meta.dirname, '../types/tsconfig.json')])).resolves.toBeDefined();
+  }, 120_000);
 });
