@@ -1,5 +1,5 @@
 import { CHATS_PAGE_SIZE } from '../../schema/limits.js';
-import { dateRange } from './query.js';
+import { storedBounds } from './query.js';
 import type { HandlersFor } from './types.js';
 
 export const chatRoutes: HandlersFor<'listChats'> = {
@@ -7,7 +7,7 @@ export const chatRoutes: HandlersFor<'listChats'> = {
     async handle({ store, params, query }) {
       const { chatType, sessionId, feedbackType, search, chatIdStart } = query;
       const page = { page: query.page ?? 1, limit: query.limit ?? CHATS_PAGE_SIZE };
-      const { total, items } = await store.messages.chats({ chatflowid: params.id, chatType, sessionId, feedbackType, search, chatIdStart, ...dateRange(query) }, page);
+      const { total, items } = await store.messages.chats({ chatflowid: params.id, chatType, sessionId, feedbackType, search, chatIdStart, ...storedBounds(query) }, page);
       return { total, rows: [items] };
     },
   },
