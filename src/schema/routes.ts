@@ -1,5 +1,6 @@
-// Every route of the service, once: the server registers and validates from this table, the
-// OpenAPI document is generated from it, and the client takes its request types from it.
+// Every route of the service, once: its method and path (schema/paths.ts) with its schemas and
+// words here. The server registers and validates from this table, the OpenAPI document is
+// generated from it, and the client takes its request types from it.
 import { Type, type Static, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 import {
   Affected,

@@ -67,6 +67,7 @@ function toMessage(r: ChatMessageRow & Partial<Record<`f_${keyof FeedbackRow}`, 
       createdDate: r.f_createdDate as StoredDate,
     });
   }
+  // (Every field of the message: MESSAGE_KEYS holds every column of the row derived from it.)
   return message as unknown as ChatMessage;
 }
 
