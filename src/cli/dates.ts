@@ -173,7 +173,8 @@ function boundText(other: string | undefined, otherFlag: string, own: string | u
   return other !== undefined ? [other, otherFlag] : [own, ownFlag];
 }
 
-export function dateRange(
+/** The date flags (--since/--start-date, --until/--end-date) as the query's startDate and endDate: ISO instants in `zone`. */
+export function queryDates(
   flags: DateFlags,
   zone: Zone,
   now = Date.now(),

@@ -4,7 +4,7 @@ import type { MessageListQuery } from '../client/index.js';
 import { MESSAGE_FILTERS, type FilterValues, type MessageFilterKey } from '../schema/filters.js';
 import type { FlagDef } from './core/command.js';
 import { CHAT_TYPE, DATE, ORDER, RATING, type ValueSet } from './core/values.js';
-import { dateRange, type DateFlags, type Zone } from './dates.js';
+import { queryDates, type DateFlags, type Zone } from './dates.js';
 
 const VALUES: Record<FilterValues, ValueSet> = { chatType: CHAT_TYPE, rating: RATING, date: DATE };
 
@@ -41,5 +41,5 @@ export type MessageFilterFlags = Pick<MessageListQuery, MessageFilterKey>;
  */
 export function messageQuery(flags: Record<string, unknown>, zone: Zone): MessageFilterFlags {
   const query = Object.fromEntries(MESSAGE_FILTERS.map((f) => [f.key, flags[f.key]])) as MessageFilterFlags;
-  return { ...query, ...dateRange(flags as DateFlags, zone) };
+  return { ...query, ...queryDates(flags as DateFlags, zone) };
 }

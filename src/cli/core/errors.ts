@@ -2,6 +2,7 @@
 // (ours, the client's kinds and statuses, a prompt's Ctrl-C) into an exit code and the line the
 // user reads. The client knows nothing of exit codes or flags; the words for them are added here.
 import { ChatflowError, UNANSWERED, type Operation } from '../../client/errors.js';
+import { API_PREFIX, ROUTE_PATHS } from '../../schema/paths.js';
 
 /** The documented exit codes of `chatflow` (listed in `chatflow --help`). */
 export const EXIT = {
@@ -116,10 +117,12 @@ const doing = (err: ChatflowError) => (err.operation ? `${GERUND[err.operation]}
 
 const seconds = (ms: number) => (ms >= 1000 ? `${+(ms / 1000).toFixed(1)}s` : `${ms}ms`);
 
+/** A route as a server's words name it (`PUT /feedback/<id>`), its id captured. */
+const named = ({ method, path }: { method: string; path: string }) => new RegExp(`\\b${method} ${path.replace(/:\w+/, '([^\\s:;,]+)')}`, 'g');
 /** Routes a server may advise in its words, and the command that does it. */
-const ROUTE_COMMANDS: [RegExp, string][] = [[/\bPUT \/feedback\/([^\s:;,]+)/g, "'chatflow feedback update $1'"]];
+const ROUTE_COMMANDS: [RegExp, string][] = [[named(ROUTE_PATHS.updateFeedback), "'chatflow feedback update $1'"]];
 /** A route in a server's message: `no route GET /api/v1/x`, `POST is not allowed on /api/v1/x`. */
-const ROUTE = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) \/\S*|\/api\/v1\b/;
+const ROUTE = new RegExp(`\\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) /\\S*|${API_PREFIX}\\b`);
 
 /**
  * A server's refusal in the words the user typed: a field it names (`startDate must be…`,

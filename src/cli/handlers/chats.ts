@@ -64,7 +64,7 @@ function chatQuery(ctx: Context, opts: ListFlags): ChatListQuery {
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
   const page = pageFlags(opts);
-  const { items, total } = await client.chats.list(chatflowId, chatQuery(ctx, opts), { page: page.page, limit: page.limit ?? 20 });
+  const { items, total } = await client.chats.list(chatflowId, chatQuery(ctx, opts), { page: page.page, limit: page.limit });
   // -q: the chat ids, one a line (what `chats show` and `messages list --chat-id` take).
   const n = ctx.flags.quiet ? (ctx.out.write(items.map((c) => `${c.chatId}\n`).join('')), items.length) : await ctx.printList(items, 'chats', CHAT_TABLE);
   if (n > 0 && total !== undefined && total > n) ctx.out.note(`${plural(total, 'chat')} in all (--limit, --page for more)`);

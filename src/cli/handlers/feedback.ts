@@ -2,7 +2,7 @@
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseValue, RATING } from '../core/values.js';
-import { dateRange, type DateFlags } from '../dates.js';
+import { queryDates, type DateFlags } from '../dates.js';
 import { FEEDBACK, idFrom, isId, messagesOf, pick, records } from '../names.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
@@ -28,7 +28,7 @@ interface BodyFlags {
 
 export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
-  const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, ...dateRange(opts, ctx.out.zone) };
+  const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, ...queryDates(opts, ctx.out.zone) };
   const n = await printPageOrStream(
     ctx,
     opts,

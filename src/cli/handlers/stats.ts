@@ -1,6 +1,6 @@
 // `chatflow stats` handler: the figures are ../stats.ts, the chart ../render/stats.ts.
 import type { Context } from '../core/context.js';
-import { dateRange, timeZone, type DateFlags } from '../dates.js';
+import { queryDates, timeZone, type DateFlags } from '../dates.js';
 import { renderStats } from '../render/stats.js';
 import { computeStats, type Granularity } from '../stats.js';
 import { parseNumber, sayIfNoChatflow } from './common.js';
@@ -13,7 +13,7 @@ interface StatsFlags extends DateFlags {
 
 export async function stats(ctx: Context, chatflowId: string, opts: StatsFlags): Promise<void> {
   // Stats count by UTC periods, and say so: a plain date is a UTC day here whatever the zone.
-  const { startDate, endDate } = dateRange(opts, timeZone({ utc: true }));
+  const { startDate, endDate } = queryDates(opts, timeZone({ utc: true }));
   const start = startDate === undefined ? undefined : Date.parse(startDate);
   const end = endDate === undefined ? undefined : Date.parse(endDate);
   const top = parseNumber('--top', opts.top, { integer: true, min: 1, max: 100 }) ?? 5;

@@ -1,6 +1,6 @@
 // `chatflow upsert-history` handlers.
 import type { Context } from '../core/context.js';
-import { dateRange, type DateFlags } from '../dates.js';
+import { queryDates, type DateFlags } from '../dates.js';
 import { plural } from '../render/text.js';
 import { EXIT, UserError, exitCodeOf } from '../core/errors.js';
 import { pick, records, upsertHistoryOf } from '../names.js';
@@ -15,7 +15,7 @@ interface ListFlags extends DateFlags, PageFlags {
 
 export async function list(ctx: Context, chatflowId: string | undefined, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
-  const query = { order: opts.order, ...dateRange(opts, ctx.out.zone) };
+  const query = { order: opts.order, ...queryDates(opts, ctx.out.zone) };
   const n = await printPageOrStream(
     ctx,
     opts,

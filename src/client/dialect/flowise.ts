@@ -18,7 +18,7 @@
 // unknown id 404, deleting nothing of its batch, and GET /upsert-history without a chatflow 400
 // ("chatflow id is required!": every chatflow's records are read one chatflow at a time). An unknown version is taken as the newest.
 import type { ChatMessage } from '../../schema/resources.js';
-import { dateRange, millis } from '../dates.js';
+import { boundInstants, millis } from '../dates.js';
 import { ChatflowError } from '../errors.js';
 import { defined, flag } from '../queries.js';
 import type { Dialect } from './types.js';
@@ -29,7 +29,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The bounds as sent (as a pair when `pair`) and the test that keeps exactly the range. */
 function dates(q: { startDate?: string | undefined; endDate?: string | undefined }, field: string, pair: boolean) {
-  const { start, end } = dateRange(q);
+  const { start, end } = boundInstants(q);
   if (start === undefined && end === undefined) return { query: {} };
   const query = {
     startDate: start !== undefined ? iso(start - 1) : pair ? EARLIEST : undefined,
