@@ -3,11 +3,7 @@
 // server lists). Names come from the server's list where it keeps them, for the reports.
 import { ChatflowError, type Chatflow, type ChatflowClient } from '../client/index.js';
 import { UsageError } from './core/errors.js';
-
-export interface ScopeFlags {
-  chatflow?: string[];
-  allChatflows?: boolean;
-}
+import type { ScopeFlags } from './core/flags.js';
 
 /** `all`: neither flag means every chatflow (a search); else one of them must be given (a prune). */
 export async function chatflowScope(client: ChatflowClient, flags: ScopeFlags, opts: { all?: boolean } = {}): Promise<Chatflow[]> {

@@ -1,11 +1,11 @@
 // `chatflow api` (definition).
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA } from '../core/flags.js';
 import { oneOf } from '../core/values.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
-export const api: CommandDef = {
+export const api = command({
   name: 'api',
   summary: 'send a raw request below /api/v1 with the configured URL and key; prints the response body',
   args: [
@@ -23,5 +23,4 @@ export const api: CommandDef = {
     'chatflow api GET /chatmessage/<chatflowId> --query sessionId=s1 --query order=DESC',
     'chatflow api PATCH /upsert-history --data @ids.json',
   ],
-  handler: () => import('../handlers/api.js').then((m) => m.api),
-};
+});

@@ -1,14 +1,14 @@
 // `chatflow assistants` (definitions): list, get, create, update, delete, diff, sync.
 import { ASSISTANT_TOOLS, ASSISTANT_TYPES } from '../../schema/enums.js';
-import type { CommandDef, FlagDef } from '../core/command.js';
+import { command } from '../core/command.js';
+import { flagList } from '../core/flag-def.js';
 import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
 import { ASSISTANT_TOOL, ASSISTANT_TYPE, FILES, live } from '../core/values.js';
 import { assistantsPromote } from './promote.js';
 
-const load = () => import('../handlers/assistants.js');
 const ID = live('assistants');
 
-const body: FlagDef[] = [
+const body = flagList([
   { flags: '--name <name>', help: 'assistant name' },
   { flags: '--description <text>', help: 'description' },
   { flags: '--model <model>', help: 'model name, e.g. gpt-4o' },
@@ -20,9 +20,9 @@ const body: FlagDef[] = [
   { flags: '--icon-src <path>', help: 'icon path', values: FILES },
   { flags: '--type <type>', help: `assistant type: ${ASSISTANT_TYPES.join(', ')}`, values: ASSISTANT_TYPE },
   BODY_FILE,
-];
+]);
 
-export const assistants: CommandDef = {
+export const assistants = command({
   name: 'assistants',
   aliases: ['assistant'],
   summary: 'assistant definitions: model, instructions, sampling, tools',
@@ -33,7 +33,6 @@ export const assistants: CommandDef = {
       summary: 'list assistants',
       flags: [...DATA, ...PAGE, { flags: '--type <type>', help: `only this type: ${ASSISTANT_TYPES.join(', ')}`, values: ASSISTANT_TYPE }],
       examples: ['chatflow assistants list', 'chatflow assistants list --type CUSTOM --fields id,details.name'],
-      handler: () => load().then((m) => m.list),
     },
     {
       name: 'get',
@@ -41,14 +40,12 @@ export const assistants: CommandDef = {
       args: [{ name: '<id|name>', help: 'assistant id, or a details.name only one assistant has', values: ID }],
       flags: DATA,
       examples: ['chatflow assistants get 1f09… -o yaml'],
-      handler: () => load().then((m) => m.get),
     },
     {
       name: 'create',
       summary: 'create an assistant',
       flags: [...DATA, ...body, ...mutation()],
       examples: ['chatflow assistants create --name Support --model gpt-4o --temperature 0.2 --tool file_search', 'chatflow assistants create --file assistant.json'],
-      handler: () => load().then((m) => m.create),
     },
     {
       name: 'update',
@@ -56,7 +53,6 @@ export const assistants: CommandDef = {
       args: [{ name: '<id|name>', help: 'assistant id, or a details.name only one assistant has', values: ID }],
       flags: [...DATA, ...body, ...mutation()],
       examples: ['chatflow assistants update 1f09… --temperature 0.7 --tool function --tool code_interpreter'],
-      handler: () => load().then((m) => m.update),
     },
     {
       name: 'delete',
@@ -65,8 +61,7 @@ export const assistants: CommandDef = {
       args: [{ name: '<id|name...>', help: 'assistant ids or names (each is tried; exit 3 if any was not found)', values: ID }],
       flags: [...DATA, ...mutation({ destructive: true })],
       examples: ['chatflow assistants delete 1f09… --yes'],
-      handler: () => load().then((m) => m.remove),
     },
     ...assistantsPromote,
   ],
-};
+});

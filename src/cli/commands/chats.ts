@@ -1,12 +1,12 @@
 // `chatflow chats` (definitions): a chatflow's conversations, listed and read.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA } from '../core/flags.js';
 import { CHAT, CHATFLOW } from '../core/values.js';
 import { DATE_FLAGS, filterFlag } from '../filters.js';
 
 const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW };
 
-export const chats: CommandDef = {
+export const chats = command({
   name: 'chats',
   aliases: ['chat'],
   summary: 'chats newest first, or one chat as a transcript',
@@ -32,7 +32,6 @@ export const chats: CommandDef = {
         'chatflow chats list <chatflowId> --search refund --chat-type external',
         'chatflow chats list <chatflowId> --feedback-type down -q | xargs -n1 chatflow chats show <chatflowId> --markdown',
       ],
-      handler: () => import('../handlers/chats.js').then((m) => m.list),
     },
     {
       name: 'show',
@@ -51,7 +50,6 @@ export const chats: CommandDef = {
         'chatflow chats show <chatflowId> 3f2a -o json | jq .[].content',
         'chatflow chats show <chatflowId> 3f2a -f',
       ],
-      handler: () => import('../handlers/chats.js').then((m) => m.show),
     },
   ],
-};
+});

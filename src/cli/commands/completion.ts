@@ -1,11 +1,11 @@
 // `chatflow completion <shell>` prints a completion script; the hidden `chatflow __complete
 // <words...>` answers it (see ../completion/). The scripts live in completions/ at the package root.
 import { SHELLS } from '../completion/shells.js';
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { GENERAL } from '../core/flags.js';
 import { choices } from '../core/values.js';
 
-export const completion: CommandDef = {
+export const completion = command({
   name: 'completion',
   summary: 'print the tab-completion script for bash, zsh or fish (commands, flags, values and live ids)',
   args: [{ name: '<shell>', help: SHELLS.join(', '), values: choices(SHELLS) }],
@@ -15,18 +15,17 @@ export const completion: CommandDef = {
     "echo 'source <(chatflow completion zsh)' >> ~/.zshrc        # starts compinit if .zshrc has not",
     'chatflow completion fish > ~/.config/fish/completions/chatflow.fish',
   ],
-  handler: () => import('../handlers/completion.js').then((m) => m.script),
-};
+});
 
 /**
  * Called by the scripts with the words after `chatflow` (the last one is being completed):
  * `chatflow __complete -- variables delete ''`. Answers candidates on stdout, never an error.
  */
-export const complete: CommandDef = {
+export const complete = command({
   name: '__complete',
   hidden: true,
   summary: 'completion candidates for the last word, one a line (value<TAB>description)',
   args: [{ name: '[words...]' }],
   flags: [{ flags: '--refresh', help: 'fill the cache of live values (run detached by __complete itself)' }],
-  bare: () => import('../handlers/completion.js').then((m) => m.candidates),
-};
+  bare: true,
+});

@@ -1,14 +1,14 @@
 // `chatflow config` (profiles: url, api-key, output) and `chatflow login` (definitions).
-import type { CommandDef, FlagDef } from '../core/command.js';
+import { command } from '../core/command.js';
+import type { FlagDef } from '../core/flag-def.js';
 import { API_KEY_FILE, GENERAL, OUTPUT, TIMEOUT } from '../core/flags.js';
 import { CONFIG_KEYS } from '../config.js';
 import { oneOf, PROFILES } from '../core/values.js';
 
-const load = () => import('../handlers/config.js');
 const KEY = { name: '<key>', help: `one of ${CONFIG_KEYS.join(', ')}`, values: oneOf(CONFIG_KEYS) };
-const PROFILE: FlagDef = { flags: '--profile <name>', help: 'profile to change (default: the current one)', env: 'CHATFLOW_PROFILE', values: PROFILES };
+const PROFILE = { flags: '--profile <name>', help: 'profile to change (default: the current one)', env: 'CHATFLOW_PROFILE', values: PROFILES } as const satisfies FlagDef;
 
-export const config: CommandDef = {
+export const config = command({
   name: 'config',
   summary: 'profiles: server URL, API key and output format',
   commands: [
@@ -18,7 +18,6 @@ export const config: CommandDef = {
       args: [KEY, { name: '<value>' }],
       flags: [...GENERAL, PROFILE],
       examples: ['chatflow config set url http://flowise:3000', 'chatflow config set api-key "$KEY" --profile prod', 'chatflow config set output yaml'],
-      handler: () => load().then((m) => m.set),
     },
     {
       name: 'get',
@@ -26,21 +25,18 @@ export const config: CommandDef = {
       args: [KEY],
       flags: [...GENERAL, PROFILE, { flags: '--show', help: 'print the API key itself (for scripts)' }],
       examples: ['chatflow config get url', 'curl -H "Authorization: Bearer $(chatflow config get api-key --show)" …'],
-      handler: () => load().then((m) => m.get),
     },
     {
       name: 'unset',
       summary: 'remove a value from a profile',
       args: [KEY],
       flags: [...GENERAL, PROFILE],
-      handler: () => load().then((m) => m.unset),
     },
     {
       name: 'list',
       aliases: ['ls'],
       summary: 'list profiles (keys masked)',
       flags: [...GENERAL, ...OUTPUT],
-      handler: () => load().then((m) => m.list),
     },
     {
       name: 'use',
@@ -48,7 +44,6 @@ export const config: CommandDef = {
       args: [{ name: '<profile>', values: PROFILES }],
       flags: GENERAL,
       examples: ['chatflow config use prod', 'chatflow config use default'],
-      handler: () => load().then((m) => m.use),
     },
     {
       name: 'delete',
@@ -57,18 +52,16 @@ export const config: CommandDef = {
       args: [{ name: '<profile>', values: PROFILES }],
       flags: GENERAL,
       examples: ['chatflow config delete staging'],
-      handler: () => load().then((m) => m.remove),
     },
     {
       name: 'path',
       summary: 'print the path of the configuration file',
       flags: GENERAL,
-      handler: () => load().then((m) => m.path),
     },
   ],
-};
+});
 
-export const login: CommandDef = {
+export const login = command({
   name: 'login',
   summary: 'save a server URL and API key in a profile, after checking them against the server',
   flags: [
@@ -80,13 +73,11 @@ export const login: CommandDef = {
     PROFILE,
   ],
   examples: ['chatflow login', 'chatflow login --url http://flowise:3000 --profile prod'],
-  handler: () => load().then((m) => m.login),
-};
+});
 
-export const logout: CommandDef = {
+export const logout = command({
   name: 'logout',
   summary: "forget the server URL and API key 'chatflow login' saved in a profile",
   flags: [...GENERAL, PROFILE],
   examples: ['chatflow logout', 'chatflow logout --profile prod'],
-  handler: () => load().then((m) => m.logout),
-};
+});

@@ -1,8 +1,8 @@
 // `chatflow credentials` (definitions): list.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA } from '../core/flags.js';
 
-export const credentials: CommandDef = {
+export const credentials = command({
   name: 'credentials',
   aliases: ['credential', 'creds'],
   summary: "Flowise's credentials by name, kind and id (never a secret): what --credential takes",
@@ -13,7 +13,6 @@ export const credentials: CommandDef = {
       summary: 'list credentials (names, kinds and ids only)',
       flags: DATA,
       examples: ['chatflow credentials list', 'chatflow assistants create --name Helper --model gpt-4o --type openai --credential "$(chatflow credentials list -q | head -1)"'],
-      handler: () => import('../handlers/credentials.js').then((m) => m.list),
     },
   ],
-};
+});

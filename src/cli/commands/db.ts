@@ -1,11 +1,9 @@
 // `chatflow db` (definitions): the embedded default's database file itself.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { GENERAL, mutation, OUTPUT } from '../core/flags.js';
 import { INPUT_FILE, OUTPUT_FILE } from '../core/values.js';
 
-const load = () => import('../handlers/db.js');
-
-export const db: CommandDef = {
+export const db = command({
   name: 'db',
   summary: 'check, back up or restore the local database file',
   notes: [
@@ -20,7 +18,6 @@ export const db: CommandDef = {
       summary: 'check the database (SQLite integrity and foreign keys) and count what it holds; exit 1 if it is damaged',
       flags: [...OUTPUT, ...GENERAL],
       examples: ['chatflow db check', 'chatflow db check -o json', 'CHATFLOW_DB=./other.db chatflow db check'],
-      handler: () => load().then((m) => m.check),
     },
     {
       name: 'backup',
@@ -28,7 +25,6 @@ export const db: CommandDef = {
       args: [{ name: '<file>', help: 'the new file (it must not exist)', values: OUTPUT_FILE }],
       flags: [...OUTPUT, ...GENERAL],
       examples: ['chatflow db backup ~/chatflow-$(date +%F).db', 'CHATFLOW_DB=/srv/chatflow.db chatflow db backup /backups/chatflow.db   # beside a running serve'],
-      handler: () => load().then((m) => m.backup),
     },
     {
       name: 'restore',
@@ -36,7 +32,6 @@ export const db: CommandDef = {
       args: [{ name: '<file>', help: 'a chatflow database: a db backup, or a copy of the file', values: INPUT_FILE }],
       flags: [...mutation({ destructive: true }), ...OUTPUT, ...GENERAL],
       examples: ['chatflow db restore ~/chatflow-2026-11-01.db', 'chatflow db restore backup.db --dry-run   # check it, say what would change', 'chatflow db restore backup.db --yes'],
-      handler: () => load().then((m) => m.restore),
     },
   ],
-};
+});

@@ -1,9 +1,9 @@
 // `chatflow export` (definition).
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { CONNECTION, GENERAL, PROGRESS } from '../core/flags.js';
 import { CHATFLOW, OUTPUT_FILE } from '../core/values.js';
 
-export const exportCommand: CommandDef = {
+export const exportCommand = command({
   name: 'export',
   summary: "write chatflows, variables, assistants and each chatflow's messages, feedback and upsert history as JSON lines",
   flags: [
@@ -27,5 +27,4 @@ export const exportCommand: CommandDef = {
     "no chatflowid); data is the record as the server lists it, but a chatflow's credential ids are written as\n" +
     '{"name":…,"kind":…} (ids differ between servers). --chatflow narrows the chatflows too; variables and\n' +
     'assistants belong to no chatflow: it does not narrow them (leave them out with --resources).\n',
-  handler: () => import('../handlers/export.js').then((m) => m.exportAll),
-};
+});

@@ -1,12 +1,10 @@
 // `chatflow feedback` (definitions): list, create, update.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
 import { CHATFLOW, ORDER, RATING } from '../core/values.js';
 import { DATE_FLAGS, ORDER_FLAG } from '../filters.js';
 
-const load = () => import('../handlers/feedback.js');
-
-export const feedback: CommandDef = {
+export const feedback = command({
   name: 'feedback',
   summary: 'ratings (thumbs up/down) and comments on chat messages',
   commands: [
@@ -24,7 +22,6 @@ export const feedback: CommandDef = {
         ...PAGE,
       ],
       examples: ['chatflow feedback list <chatflowId>', 'chatflow feedback list <chatflowId> --start-date 2026-01-01 --order desc -o csv'],
-      handler: () => load().then((m) => m.list),
     },
     {
       name: 'create',
@@ -40,7 +37,6 @@ export const feedback: CommandDef = {
         ...mutation(),
       ],
       examples: ['chatflow feedback create --message-id 7d0e… --rating up --content "spot on"'],
-      handler: () => load().then((m) => m.create),
     },
     {
       name: 'update',
@@ -54,7 +50,6 @@ export const feedback: CommandDef = {
         ...mutation(),
       ],
       examples: ['chatflow feedback update 5c1a… --rating down --content "wrong answer"'],
-      handler: () => load().then((m) => m.update),
     },
   ],
-};
+});

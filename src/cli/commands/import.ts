@@ -1,9 +1,9 @@
 // `chatflow import` (definition).
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA, PROGRESS } from '../core/flags.js';
 import { INPUT_FILE } from '../core/values.js';
 
-export const importCommand: CommandDef = {
+export const importCommand = command({
   name: 'import',
   summary: 'import the JSON lines of `chatflow export` into the service (ids and dates kept; records already there are skipped)',
   args: [{ name: '<file>', help: 'a file written by chatflow export, or - for stdin', values: INPUT_FILE }],
@@ -29,5 +29,4 @@ export const importCommand: CommandDef = {
     'Variables and assistants are one per name (as with sync and variables set): one whose name the target\n' +
     'has is skipped, with a warning when the target holds that name under another id.\n',
   bulk: true,
-  handler: () => import('../handlers/import.js').then((m) => m.importFile),
-};
+});

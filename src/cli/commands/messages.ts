@@ -1,12 +1,12 @@
 // `chatflow messages` (definitions): list, delete, tail.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA, PAGE, PROGRESS, SCOPE, mutation } from '../core/flags.js';
 import { CHATFLOW } from '../core/values.js';
 import { MESSAGE_FILTER_FLAGS, ORDER_FLAG } from '../filters.js';
 
 const CHATFLOW_ARG = { name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW };
 
-export const messages: CommandDef = {
+export const messages = command({
   name: 'messages',
   aliases: ['message', 'msg'],
   summary: "a chatflow's chat messages",
@@ -23,7 +23,6 @@ export const messages: CommandDef = {
         'chatflow messages list <chatflowId> --feedback --feedback-type down -o json',
         'chatflow messages list <chatflowId> -o ndjson > messages.ndjson      # streamed, any size',
       ],
-      handler: () => import('../handlers/messages.js').then((m) => m.list),
     },
     {
       name: 'delete',
@@ -36,7 +35,6 @@ export const messages: CommandDef = {
         'chatflow messages delete <chatflowId> --end-date 2025-12-31 --yes',
         'chatflow messages delete <chatflowId> --dry-run',
       ],
-      handler: () => import('../handlers/messages.js').then((m) => m.remove),
     },
     {
       name: 'prune',
@@ -56,7 +54,6 @@ export const messages: CommandDef = {
       notes:
         'A message created exactly at the cut-off is kept. Each chatflow is one exact delete (on Flowise as on our service);\n' +
         'run it again and it finds nothing more to delete.',
-      handler: () => import('../handlers/prune.js').then((m) => m.prune),
     },
     {
       name: 'tail',
@@ -75,7 +72,6 @@ export const messages: CommandDef = {
         'chatflow messages tail <chatflowId> -f --session-id s1 -n 0',
         'chatflow messages tail <chatflowId> -f --interval 500ms | jq -r .content   # one JSON object a line',
       ],
-      handler: () => import('../handlers/tail.js').then((m) => m.tail),
     },
   ],
-};
+});

@@ -1,14 +1,15 @@
 // `chatflow privacy` (definitions): find and erase one person's conversations.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
+import { flagList } from '../core/flag-def.js';
 import { DATA, SCOPE, mutation } from '../core/flags.js';
 
-const WHO = [
+const WHO = flagList([
   { flags: '--lead-email <address>', help: 'the chats where this address was given as the lead e-mail (compared without regard to case)' },
   { flags: '--session-id <id>', help: 'the chats of this session' },
   { flags: '--chat-id <id>', help: 'this chat' },
-];
+]);
 
-export const privacy: CommandDef = {
+export const privacy = command({
   name: 'privacy',
   summary: "find or erase one person's chats, messages and feedback across chatflows",
   commands: [
@@ -21,7 +22,6 @@ export const privacy: CommandDef = {
         'chatflow privacy find --session-id s-42 --chatflow support-bot -o json',
       ],
       notes: '\nWithout --chatflow, every chatflow the server lists is searched. A chat is found whole: all its messages.\n',
-      handler: () => import('../handlers/privacy.js').then((m) => m.find),
     },
     {
       name: 'erase',
@@ -32,7 +32,6 @@ export const privacy: CommandDef = {
         'chatflow privacy erase --lead-email ana@example.com --yes -o json > erasure-2026-03-01.json',
       ],
       notes: '\nEach chat goes by one exact delete by chat id (on Flowise as on our service); the report counts what each deleted.\n',
-      handler: () => import('../handlers/privacy.js').then((m) => m.erase),
     },
   ],
-};
+});

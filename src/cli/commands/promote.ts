@@ -1,36 +1,35 @@
 // `diff` and `sync` of variables and assistants between two servers (definitions).
-import type { CommandDef, FlagDef } from '../core/command.js';
+import { command } from '../core/command.js';
+import { flagList, type FlagDef } from '../core/flag-def.js';
 import { GENERAL, OUTPUT, TIMEOUT } from '../core/flags.js';
 import { PROFILES } from '../core/values.js';
 import { MASK, SECRET_NAME } from '../secrets.js';
 
-export const sides = (nouns: string): FlagDef[] => [
+export const sides = (nouns: string) =>
+  flagList([
   { flags: '--from <profile|url>', help: `where the ${nouns} come from: a profile name (chatflow config) or a server URL`, values: PROFILES, required: true },
   { flags: '--to <profile|url>', help: 'where they go: a profile name or a server URL', values: PROFILES, required: true },
   { flags: '--from-api-key <key>', help: 'API key for a --from URL (a profile brings its own)' },
   { flags: '--to-api-key <key>', help: 'API key for a --to URL (a profile brings its own)' },
   TIMEOUT,
-];
+  ]);
 
-export const EXIT_CODE: FlagDef = { flags: '--exit-code', help: 'exit 1 when there are differences, 0 when none (like git diff --exit-code)' };
+export const EXIT_CODE = { flags: '--exit-code', help: 'exit 1 when there are differences, 0 when none (like git diff --exit-code)' } as const satisfies FlagDef;
 
 const help = (key: string) =>
   `\nRecords are matched by ${key}. Values of names matching ${SECRET_NAME} are shown as ${MASK}.\n` +
   `Nothing is deleted in the target unless --prune is given. Without a terminal, sync needs --yes.\n` +
   `CHATFLOW_URL, CHATFLOW_API_KEY and CHATFLOW_PROFILE are not used here: name both sides.\n`;
 
-const load = () => import('../handlers/promote.js');
-
-export const variablesPromote: CommandDef[] = [
-  {
+export const variablesPromote = [
+  command({
     name: 'diff',
     summary: 'compare the variables of two servers (by name)',
     flags: [...sides('variables'), { flags: '--prune', help: 'show the variables only the target has as deletions (as sync --prune would)' }, EXIT_CODE, ...OUTPUT, ...GENERAL],
     examples: ['chatflow variables diff --from staging --to prod', 'chatflow variables diff --from staging --to prod --exit-code -q || echo "prod differs"', 'chatflow variables diff --from staging --to http://flowise:3000 --to-api-key "$KEY" -o json'],
     notes: help('name'),
-    handler: () => load().then((m) => m.diffVariables),
-  },
-  {
+  }),
+  command({
     name: 'sync',
     summary: 'create and update variables in one server so they match another (by name)',
     flags: [
@@ -47,20 +46,18 @@ export const variablesPromote: CommandDef[] = [
       'chatflow variables sync --from staging --to prod --prune --yes   # also delete what staging lacks',
     ],
     notes: help('name'),
-    handler: () => load().then((m) => m.syncVariables),
-  },
-];
+  }),
+] as const;
 
-export const assistantsPromote: CommandDef[] = [
-  {
+export const assistantsPromote = [
+  command({
     name: 'diff',
     summary: 'compare the assistants of two servers (by details.name)',
     flags: [...sides('assistants'), { flags: '--prune', help: 'show the assistants only the target has as deletions (as sync --prune would)' }, EXIT_CODE, ...OUTPUT, ...GENERAL],
     examples: ['chatflow assistants diff --from staging --to prod'],
     notes: help('details.name'),
-    handler: () => load().then((m) => m.diffAssistants),
-  },
-  {
+  }),
+  command({
     name: 'sync',
     summary: 'create and update assistants in one server so they match another (by details.name)',
     flags: [
@@ -74,6 +71,5 @@ export const assistantsPromote: CommandDef[] = [
     ],
     examples: ['chatflow assistants sync --from staging --to prod', 'chatflow assistants sync --from staging --to prod --credential 7c1e… --yes'],
     notes: help('details.name') + "An assistant's credential is a per-server reference: it is set on create and never changed on update.\n",
-    handler: () => load().then((m) => m.syncAssistants),
-  },
-];
+  }),
+] as const;

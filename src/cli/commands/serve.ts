@@ -1,9 +1,9 @@
 // `chatflow serve` (definition).
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { GENERAL } from '../core/flags.js';
 import { FILES } from '../core/values.js';
 
-export const serve: CommandDef = {
+export const serve = command({
   name: 'serve',
   summary: 'run the chatflow service over HTTP (SQLite by default, PostgreSQL with --database-url)',
   flags: [
@@ -39,5 +39,4 @@ export const serve: CommandDef = {
   notes:
     '\nOn SQLite, back up and restore its database while it runs with CHATFLOW_DB=FILE chatflow db backup|restore\n' +
     '(through SQLite: it sees the restored data at its next request); copy files over it only when it is stopped.\n',
-  handler: () => import('../handlers/serve.js').then((m) => m.serve),
-};
+});

@@ -1,10 +1,10 @@
 // `chatflow stats` (definition).
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA } from '../core/flags.js';
 import { CHATFLOW, PERIOD } from '../core/values.js';
 import { filterFlag, SINCE } from '../filters.js';
 
-export const stats: CommandDef = {
+export const stats = command({
   name: 'stats',
   summary: 'messages per day or hour, sessions, thumbs up/down and the most used tools of a chatflow',
   args: [{ name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
@@ -27,5 +27,4 @@ export const stats: CommandDef = {
   notes:
     '\nRatings are counted in the period of the rated message. Everything is computed from the list\n' +
     'endpoints as they stream, so it works against any server.\n',
-  handler: () => import('../handlers/stats.js').then((m) => m.stats),
-};
+});

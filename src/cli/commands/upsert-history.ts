@@ -1,12 +1,10 @@
 // `chatflow upsert-history` (definitions): list, delete.
-import type { CommandDef } from '../core/command.js';
+import { command } from '../core/command.js';
 import { DATA, PAGE, mutation } from '../core/flags.js';
 import { CHATFLOW, live } from '../core/values.js';
 import { DATE_FLAGS, ORDER_FLAG } from '../filters.js';
 
-const load = () => import('../handlers/upsert-history.js');
-
-export const upsertHistory: CommandDef = {
+export const upsertHistory = command({
   name: 'upsert-history',
   aliases: ['uh'],
   summary: 'records of upsert operations',
@@ -18,7 +16,6 @@ export const upsertHistory: CommandDef = {
       args: [{ name: '[chatflowId]', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
       flags: [...DATA, ...DATE_FLAGS, ORDER_FLAG, ...PAGE],
       examples: ['chatflow upsert-history list <chatflowId> --order desc', 'chatflow uh ls --start-date 2026-01-01 -o json'],
-      handler: () => load().then((m) => m.list),
     },
     {
       name: 'delete',
@@ -27,7 +24,6 @@ export const upsertHistory: CommandDef = {
       args: [{ name: '<id...>', help: 'record ids (each is tried; exit 3 if any was not found)', values: live('upsert-history') }],
       flags: [...DATA, { flags: '--chatflow <id>', help: 'only records of this chatflow', values: CHATFLOW }, ...mutation({ destructive: true })],
       examples: ['chatflow upsert-history delete 0b1c… 4d5e… --yes'],
-      handler: () => load().then((m) => m.remove),
     },
   ],
-};
+});

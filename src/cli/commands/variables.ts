@@ -1,20 +1,20 @@
 // `chatflow variables` (definitions): list, get, create, update, delete, set, diff, sync.
-import type { CommandDef, FlagDef } from '../core/command.js';
+import { command } from '../core/command.js';
+import { flagList } from '../core/flag-def.js';
 import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
 import { VARIABLE_TYPE, live } from '../core/values.js';
 import { variablesPromote } from './promote.js';
 
-const load = () => import('../handlers/variables.js');
 const ID = live('variables');
 
-const body: FlagDef[] = [
+const body = flagList([
   { flags: '--name <name>', help: 'variable name' },
   { flags: '--value <value>', help: 'variable value' },
   { flags: '--type <type>', help: 'variable type: static (a new one\'s default) or runtime (value read from the environment when a flow runs)', values: VARIABLE_TYPE },
   BODY_FILE,
-];
+]);
 
-export const variables: CommandDef = {
+export const variables = command({
   name: 'variables',
   aliases: ['variable', 'vars'],
   summary: 'named values (name, value, type) used by chatflows',
@@ -25,7 +25,6 @@ export const variables: CommandDef = {
       summary: 'list variables, most recently updated first',
       flags: [...DATA, ...PAGE],
       examples: ['chatflow variables list', 'chatflow vars ls -o csv --fields name,value', 'chatflow vars ls -q | xargs chatflow vars rm -y'],
-      handler: () => load().then((m) => m.list),
     },
     {
       name: 'get',
@@ -33,14 +32,12 @@ export const variables: CommandDef = {
       args: [{ name: '<id|name>', help: 'variable id, or a name only one variable has', values: ID }],
       flags: DATA,
       examples: ['chatflow variables get OPENAI_MODEL', 'chatflow variables get 3f1c… -o json'],
-      handler: () => load().then((m) => m.get),
     },
     {
       name: 'create',
       summary: 'create a variable',
       flags: [...DATA, ...body, ...mutation()],
       examples: ['chatflow variables create --name OPENAI_MODEL --value gpt-4o', 'chatflow variables create --name REGION --type runtime', 'chatflow variables create --file variable.json'],
-      handler: () => load().then((m) => m.create),
     },
     {
       name: 'update',
@@ -48,7 +45,6 @@ export const variables: CommandDef = {
       args: [{ name: '<id|name>', help: 'variable id, or a name only one variable has', values: ID }],
       flags: [...DATA, ...body, ...mutation()],
       examples: ['chatflow variables update 3f1c… --value gpt-4o-mini', 'echo \'{"value":"x"}\' | chatflow variables update 3f1c… --file -'],
-      handler: () => load().then((m) => m.update),
     },
     {
       name: 'delete',
@@ -57,7 +53,6 @@ export const variables: CommandDef = {
       args: [{ name: '<id|name...>', help: 'variable ids or names (each is tried; exit 3 if any was not found)', values: ID }],
       flags: [...DATA, ...mutation({ destructive: true })],
       examples: ['chatflow variables delete 3f1c… OLD_MODEL --yes'],
-      handler: () => load().then((m) => m.remove),
     },
     {
       name: 'set',
@@ -70,8 +65,7 @@ export const variables: CommandDef = {
       args: [{ name: '<name>' }, { name: '<value>' }],
       flags: [...DATA, ...mutation(), { flags: '--type <type>', help: "variable type, static or runtime (a new one: static; an existing one keeps its own)", values: VARIABLE_TYPE }],
       examples: ['chatflow variables set OPENAI_MODEL gpt-4o', 'chatflow variables set REGION eu-west-1 --type runtime'],
-      handler: () => load().then((m) => m.set),
     },
     ...variablesPromote,
   ],
-};
+});

@@ -7,22 +7,13 @@ import { timeZone, type Zone } from '../dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
 import { put, resolveFormat, writeRecords, type Format, type ListSource, type Out, type Rec, type RecordSource } from '../render/records.js';
+import type { FlagValues } from './flag-def.js';
+import type { GENERAL, OUTPUT } from './flags.js';
 import { EXIT, exitCodeOf, lineOf, type ErrorWords } from './errors.js';
 import { canPage, openPager, pagerCommand } from './pager.js';
 
-export interface OutputFlags {
-  output?: string;
-  json?: boolean;
-  fields?: string;
-  quiet?: boolean;
-  debug?: boolean;
-  /** commander's `--no-color`: false when given. */
-  color?: boolean;
-  /** `--utc`: dates in UTC, in tables and in date filters alike. */
-  utc?: boolean;
-  /** commander's `--no-pager`: false when given. */
-  pager?: boolean;
-}
+/** What an Output is opened from: the output and general flags (`color`, `pager`: false when --no-… is given). */
+export type OutputFlags = FlagValues<typeof OUTPUT> & FlagValues<typeof GENERAL>;
 
 export interface PrintOptions {
   /** Another format than the run's (tail prints ndjson for json when following). */

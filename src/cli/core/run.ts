@@ -4,7 +4,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { getProfile, onConfigWarning } from '../config.js';
 import { setPromptDefaults } from '../prompts.js';
-import type { CommandDef } from './command.js';
+import { invoke, type CommandDef } from './command.js';
 import { UsageError, type ErrorWords } from './errors.js';
 import { Context, type GlobalFlags } from './context.js';
 import { printError, Output } from './output.js';
@@ -104,7 +104,7 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
     checked(cmd, flags, args, valueSets);
     await resolved(ctx, cmd, flags, args, valueSets);
     const handler = await def.handler!();
-    return (await handler(ctx, ...args, flags)) ?? 0;
+    return (await invoke(handler, ctx, [...args, flags])) ?? 0;
   } catch (err) {
     return out.error(err);
   } finally {

@@ -17,11 +17,12 @@ export interface Candidate {
 /** `chats`: the chats of the chatflow named by the command's first operand (`chats show F <TAB>`). */
 export type LiveKind = 'chatflows' | 'variables' | 'assistants' | 'upsert-history' | 'credentials' | 'chats';
 
-export type ValueSet =
+/** `T`: what `parse` answers, the type a handler gets (a string unless a set's `parse` says otherwise). */
+export type ValueSet<T = unknown> =
   | {
       kind: 'list';
       items: readonly Candidate[];
-      parse?: (text: string, flag: string) => unknown;
+      parse?: (text: string, flag: string) => T;
       /** Checked by commander itself (`-o`, `completion <shell>`): its usage error, before anything runs. */
       choices?: boolean;
     }
@@ -36,7 +37,7 @@ export type ValueSet =
   | { kind: 'files'; use?: PathUse };
 
 /** A list of values offered by completion; `parse` checks and normalises what was typed. */
-export function list(values: readonly string[], describe?: (v: string) => string | undefined, parse?: (text: string, flag: string) => unknown): ValueSet {
+export function list<T = string>(values: readonly string[], describe?: (v: string) => string | undefined, parse?: (text: string, flag: string) => T): ValueSet<T> {
   return { kind: 'list', items: values.map((value) => ({ value, description: describe?.(value) })), ...(parse ? { parse } : {}) };
 }
 
@@ -67,8 +68,13 @@ function canonical(values: readonly string[], aliases: Record<string, string>, t
 const alternatives = (words: readonly string[]): string =>
   words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : (words[0] ?? '');
 
-/** An enumeration: matched without regard to case, answered in its canonical spelling. */
-export function oneOf(values: readonly string[], opts: EnumOptions = {}): ValueSet {
+/**
+ * An enumeration: matched without regard to case, answered in its canonical spelling (one of
+ * `values`, the type a handler gets; any string when the set is open).
+ */
+export function oneOf<const V extends string>(values: readonly V[], opts?: EnumOptions & { open?: false }): ValueSet<V>;
+export function oneOf(values: readonly string[], opts: EnumOptions): ValueSet<string>;
+export function oneOf(values: readonly string[], opts: EnumOptions = {}): ValueSet<string> {
   const aliases = opts.aliases ?? {};
   const accepted = { ...opts.synonyms, ...aliases };
   const parse = (text: string, flag: string) => {
@@ -81,13 +87,13 @@ export function oneOf(values: readonly string[], opts: EnumOptions = {}): ValueS
 }
 
 /** A closed list that commander checks as it parses (its usage error, before anything runs), in any case. */
-export const choices = (values: readonly string[]): ValueSet => ({ kind: 'list', items: values.map((value) => ({ value })), choices: true });
+export const choices = <const V extends string>(values: readonly V[]): ValueSet<V> => ({ kind: 'list', items: values.map((value) => ({ value })), choices: true });
 
 /** What commander's choices check gets: the canonical spelling when the text matches one in any case. */
 export const choiceOf = (values: readonly string[], text: string): string => canonical(values, {}, text) ?? text;
 
 /** A value of `set` as its `parse` answers it (a value from a --file body or a prompt, checked like the flag). */
-export function parseValue(set: ValueSet, text: string, flag: string): unknown {
+export function parseValue<T>(set: ValueSet<T>, text: string, flag: string): T | string {
   return set.kind === 'list' && set.parse ? set.parse(text, flag) : text;
 }
 

@@ -1,6 +1,8 @@
 // `chatflow api` handler: any call below /api/v1 with the configured URL and key, like `gh api`.
 import { readFile } from 'node:fs/promises';
 import { ChatflowError } from '../../client/index.js';
+import type { api as def } from '../commands/api.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError, exitCodeForStatus } from '../core/errors.js';
 import { readJsonFile } from './common.js';
@@ -27,7 +29,7 @@ function queryArg(pairs: string[]): Record<string, string[]> {
   return out;
 }
 
-export async function api(ctx: Context, verb: string, path: string, opts: { data?: string; query?: string[] }): Promise<number | undefined> {
+export async function api(ctx: Context, verb: string, path: string, opts: Flags<typeof def>): Promise<number | undefined> {
   const body = opts.data === undefined ? undefined : await dataArg(opts.data);
   const rel = path.startsWith('/') ? path : `/${path}`;
   const res = await (await ctx.client()).raw(verb, rel, body, queryArg(opts.query ?? []));

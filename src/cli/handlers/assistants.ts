@@ -1,29 +1,18 @@
 // `chatflow assistants` handlers.
 import { ChatflowError } from '../../client/index.js';
+import type { assistants } from '../commands/assistants.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError } from '../core/errors.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { ASSISTANTS, find, idOf, isId } from '../names.js';
 import { ASSISTANT_TABLE } from '../render/views.js';
-import { deleteNamed, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
+import { deleteNamed, pageFlags, parseNumber, printDryRun, readJsonFile } from './common.js';
 
 
-interface BodyFlags {
-  name?: string;
-  description?: string;
-  model?: string;
-  instructions?: string;
-  temperature?: string;
-  topP?: string;
-  tool?: string[];
-  credential?: string;
-  iconSrc?: string;
-  type?: string;
-  file?: string;
-  dryRun?: boolean;
-  yes?: boolean;
-}
+/** What create and update read. */
+type BodyFlags = Flags<typeof assistants, 'create'>;
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -52,8 +41,8 @@ async function assistantBody(opts: BodyFlags): Promise<Record<string, unknown>> 
   });
 }
 
-export async function list(ctx: Context, opts: PageFlags & { type?: string }): Promise<void> {
-  const { items, total } = await (await ctx.client()).assistants.list({ type: opts.type as never, ...pageFlags(opts) });
+export async function list(ctx: Context, opts: Flags<typeof assistants, 'list'>): Promise<void> {
+  const { items, total } = await (await ctx.client()).assistants.list({ type: opts.type, ...pageFlags(opts) });
   await ctx.printList(items, 'assistants', ASSISTANT_TABLE);
   if (total !== undefined) ctx.out.note(`${plural(total, 'assistant')} in all`);
 }
@@ -93,7 +82,7 @@ function inCredentialWords(given: unknown): (err: unknown) => never {
   };
 }
 
-export async function update(ctx: Context, idOrName: string, opts: BodyFlags): Promise<void> {
+export async function update(ctx: Context, idOrName: string, opts: Flags<typeof assistants, 'update'>): Promise<void> {
   const body = await assistantBody(opts);
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give a field flag or --file');
   const client = await ctx.client();
@@ -104,7 +93,7 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
   await ctx.print(await client.assistants.update(id, body as never).catch(inCredentialWords(body.credential)), { single: true });
 }
 
-export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
+export async function remove(ctx: Context, idsOrNames: string[], opts: Flags<typeof assistants, 'delete'>): Promise<number | void> {
   const client = await ctx.client();
   return deleteNamed(ctx, ASSISTANTS, idsOrNames, opts, '/assistants', async (id, arg) => {
     const { affected } = await client.assistants.delete(id);

@@ -5,6 +5,8 @@ import { basename, join } from 'node:path';
 import type { ChatflowClient } from '../../client/index.js';
 import { fileNames, fileText, parseFile, toPortable, type Portable } from '../chatflow-files.js';
 import { chatflowKind, credentialsOf, type ChatflowKind } from '../chatflow-promote.js';
+import type { chatflows as group } from '../commands/chatflows.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError } from '../core/errors.js';
 import { makePrivateDir, writePrivateFile } from '../core/private-files.js';
@@ -19,10 +21,6 @@ async function targetLabel(ctx: Context, client: ChatflowClient): Promise<string
 
 // ---------------------------------------------------------------- export
 
-interface ExportFlags {
-  dir: string;
-  prune?: boolean;
-}
 
 /** The chatflow files in `dir` besides `written` (other JSON files are not ours to judge). */
 async function otherFiles(dir: string, written: ReadonlySet<string>): Promise<{ file: string; name: string; id: string }[]> {
@@ -43,7 +41,7 @@ async function writeIfChanged(path: string, text: string): Promise<'created' | '
 }
 
 /** `chatflows` are ids (names were resolved by their value set); none: every chatflow. */
-export async function exportFlows(ctx: Context, chatflows: string[], opts: ExportFlags): Promise<void> {
+export async function exportFlows(ctx: Context, chatflows: string[], opts: Flags<typeof group, 'export'>): Promise<void> {
   if (opts.prune && chatflows.length) throw new UsageError('--prune deletes the files of chatflows the server lacks: it needs the whole export (name no chatflow)');
   const client = await ctx.client();
   const [defs, credentials] = await Promise.all([client.chatflows.definitions(), credentialsOf(client, client.serverUrl)]);
@@ -87,11 +85,6 @@ export async function exportFlows(ctx: Context, chatflows: string[], opts: Expor
 
 // ---------------------------------------------------------------- import
 
-interface ImportFlags {
-  keepIds?: boolean;
-  dryRun?: boolean;
-  yes?: boolean;
-}
 
 /** The files given: each file, and each directory's `*.json` (by name). */
 async function filesOf(paths: string[]): Promise<string[]> {
@@ -132,7 +125,7 @@ async function readFlows(paths: string[]): Promise<Portable[]> {
   return sources;
 }
 
-export async function importFlows(ctx: Context, paths: string[], opts: ImportFlags): Promise<number | void> {
+export async function importFlows(ctx: Context, paths: string[], opts: Flags<typeof group, 'import'>): Promise<number | void> {
   const sources = await readFlows(paths);
   const client = await ctx.client();
   if (opts.keepIds && (await client.server()) === 'flowise') {
@@ -186,5 +179,5 @@ async function promoteFlows(ctx: Context, names: string[], opts: PromoteFlags, m
   });
 }
 
-export const diffFlows = (ctx: Context, names: string[], opts: PromoteFlags) => promoteFlows(ctx, names, opts, 'diff');
-export const syncFlows = (ctx: Context, names: string[], opts: PromoteFlags) => promoteFlows(ctx, names, opts, 'sync');
+export const diffFlows = (ctx: Context, names: string[], opts: Flags<typeof group, 'diff'>) => promoteFlows(ctx, names, opts, 'diff');
+export const syncFlows = (ctx: Context, names: string[], opts: Flags<typeof group, 'sync'>) => promoteFlows(ctx, names, opts, 'sync');

@@ -2,8 +2,10 @@
 // one chat as tail's layout (render/chat-view.ts), Markdown or JSON.
 import type { ChatListQuery, ChatMessage, ChatSummary, ChatflowClient } from '../../client/index.js';
 import { millis } from '../../client/dates.js';
+import type { chats } from '../commands/chats.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
-import { messageQuery, type MessageFilterFlags } from '../filters.js';
+import { messageQuery } from '../filters.js';
 import { pick, type Named } from '../names.js';
 import { redactJson } from '../redact.js';
 import { chatMarkdown } from '../render/chat-markdown.js';
@@ -11,11 +13,9 @@ import { ChatView } from '../render/chat-view.js';
 import type { ListView } from '../render/list-table.js';
 import { plural } from '../render/text.js';
 import { parseInterval, tailMessages } from '../tail.js';
-import { pageFlags, sayIfNoChatflow, type PageFlags } from './common.js';
+import { pageFlags, sayIfNoChatflow } from './common.js';
 
-interface ListFlags extends MessageFilterFlags, PageFlags {
-  search?: string;
-}
+type ListFlags = Flags<typeof chats, 'list'>;
 
 /**
  * With --follow, the messages since the transcript's last are read first (those already printed
@@ -23,12 +23,6 @@ interface ListFlags extends MessageFilterFlags, PageFlags {
  */
 const FOLLOW_CATCH_UP = 1000;
 
-interface ShowFlags {
-  markdown?: boolean;
-  redact?: boolean;
-  follow?: boolean;
-  interval?: string;
-}
 
 /** How long ago, as a person says it: `now`, `5m`, `3h`, `2d`, then the date. */
 export function ago(iso: unknown, now = Date.now()): string {
@@ -57,7 +51,7 @@ const CHAT_TABLE: ListView = {
 };
 
 function chatQuery(ctx: Context, opts: ListFlags): ChatListQuery {
-  const f = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
+  const f = messageQuery(opts, ctx.out.zone);
   return { chatType: f.chatType, sessionId: f.sessionId, startDate: f.startDate, endDate: f.endDate, feedbackType: f.feedbackType, search: opts.search };
 }
 
@@ -82,7 +76,7 @@ async function chatOf(client: ChatflowClient, chatflowId: string, text: string):
   return pick(kind, found, text).chatId;
 }
 
-export async function show(ctx: Context, chatflowId: string, chat: string, opts: ShowFlags): Promise<void> {
+export async function show(ctx: Context, chatflowId: string, chat: string, opts: Flags<typeof chats, 'show'>): Promise<void> {
   const client = await ctx.client();
   const chatId = await chatOf(client, chatflowId, chat);
   const intervalMs = opts.follow ? parseInterval(opts.interval ?? '2s') : 0;

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
+import type { MutationFlags, PageFlags } from '../core/flags.js';
 import { readStdin } from '../core/stdin.js';
 import { MAX_PAGE_SIZE } from '../../schema/limits.js';
 import { idOf, records, unknownChatflow, type Named } from '../names.js';
@@ -74,12 +75,6 @@ export function parseNumber(name: string, text: string | undefined, opts: { inte
     throw new UsageError(`invalid ${name} "${text}": give ${opts.integer ? 'a whole number' : 'a number'}${range}`);
   }
   return n;
-}
-
-/** --page and --limit, as every list command takes them (core/flags.ts). */
-export interface PageFlags {
-  page?: string;
-  limit?: string;
 }
 
 /** --page and --limit, for every list. */
@@ -164,7 +159,7 @@ export interface BulkDelete {
  * so that the prompt counts and names only what exists; then each deleted. The exit code is
  * eachArgument's over both steps.
  */
-export async function bulkDelete(ctx: Context, args: readonly string[], opts: { yes?: boolean; dryRun?: boolean }, how: BulkDelete): Promise<number> {
+export async function bulkDelete(ctx: Context, args: readonly string[], opts: MutationFlags, how: BulkDelete): Promise<number> {
   // Each record once, under the word first given for it (an id and its name are one record).
   const found = new Map<string, string>();
   const looked = await eachArgument(ctx, args, async (arg) => {
@@ -190,7 +185,7 @@ export async function deleteNamed<T>(
   ctx: Context,
   kind: Named<T>,
   idsOrNames: readonly string[],
-  opts: { yes?: boolean; dryRun?: boolean },
+  opts: MutationFlags,
   route: string,
   del: (id: string, arg: string) => Promise<void>,
 ): Promise<number> {

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { complete, formatCandidates } from '../completion/complete.js';
 import { spawnRefresher } from '../completion/refresher.js';
 import type { Shell } from '../completion/shells.js';
+import type { complete as completeDef, completion } from '../commands/completion.js';
+import type { Args, Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { writeOut } from '../core/stdout.js';
 
@@ -12,14 +14,14 @@ function completionScript(shell: Shell): Promise<string> {
   return readFile(new URL(`../../completions/chatflow.${shell}`, import.meta.url), 'utf8');
 }
 
-export async function script(ctx: Context, shell: Shell): Promise<void> {
+export async function script(ctx: Context, shell: Args<typeof completion>[0]): Promise<void> {
   ctx.out.write(await completionScript(shell));
 }
 
-export async function candidates(program: Command, words: string[] | undefined, opts: { refresh?: boolean }): Promise<void> {
+export async function candidates(program: Command, words: Args<typeof completeDef>[0], opts: Flags<typeof completeDef>): Promise<void> {
   let out = '';
   try {
-    const given = words ?? [];
+    const given = words;
     out = formatCandidates(await complete(program, given, { liveControl: { refresh: opts.refresh, spawnRefresh: () => void spawnRefresher(given).catch(() => undefined) } }));
     if (opts.refresh) out = '';
   } catch {

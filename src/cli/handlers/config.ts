@@ -2,18 +2,20 @@
 import { CONFIG_KEYS, DEFAULT_PROFILE, configPath, deleteProfile, getProfile, listProfiles, maskKey, setValue, unsetValue, useProfile, validateUrl } from '../config.js';
 import { openSession } from '../core/connection.js';
 import { apiKeyFromFile } from '../core/keys.js';
+import type { config, login as loginDef, logout as logoutDef } from '../commands/config.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UserError } from '../core/errors.js';
 import { askSecret, askText, requireValue } from '../prompts.js';
 
-export async function set(ctx: Context, key: string, value: string, opts: { profile?: string }): Promise<void> {
+export async function set(ctx: Context, key: string, value: string, opts: Flags<typeof config, 'set'>): Promise<void> {
   const profile = (await getProfile(opts.profile)).name;
   const shown = await setValue(profile, key, value);
   ctx.out.note(`${profile}: ${key} = ${shown}`);
 }
 
 /** `--show`: the API key itself, for a script (`chatflow config get api-key --show`), like `gh auth token`. */
-export async function get(ctx: Context, key: string, opts: { profile?: string; show?: boolean }): Promise<void> {
+export async function get(ctx: Context, key: string, opts: Flags<typeof config, 'get'>): Promise<void> {
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UserError(`unknown key "${key}": use one of ${CONFIG_KEYS.join(', ')}`);
   const p = await getProfile(opts.profile);
   const value = key === 'url' ? p.url : key === 'output' ? p.output : p.apiKey && (opts.show ? p.apiKey : maskKey(p.apiKey));
@@ -21,7 +23,7 @@ export async function get(ctx: Context, key: string, opts: { profile?: string; s
   ctx.out.write(`${value}\n`);
 }
 
-export async function unset(ctx: Context, key: string, opts: { profile?: string }): Promise<void> {
+export async function unset(ctx: Context, key: string, opts: Flags<typeof config, 'unset'>): Promise<void> {
   const p = await getProfile(opts.profile);
   ctx.out.note((await unsetValue(p.name, key)) ? `${p.name}: ${key} removed` : `${p.name}: ${key} was not set`);
 }
@@ -46,7 +48,7 @@ export async function remove(ctx: Context, name: string): Promise<void> {
 }
 
 /** Forgets what `login` saved (the profile's URL and key); a profile left empty goes too. */
-export async function logout(ctx: Context, opts: { profile?: string }): Promise<void> {
+export async function logout(ctx: Context, opts: Flags<typeof logoutDef>): Promise<void> {
   const p = await getProfile(opts.profile);
   if (!p.url && !p.apiKey) throw new UserError(`not logged in: profile ${p.name} has no server`, EXIT.notFound);
   await unsetValue(p.name, 'api-key');
@@ -69,7 +71,7 @@ function safeUrl(v: string): boolean {
   }
 }
 
-export async function login(ctx: Context, opts: { url?: string; apiKey?: string; apiKeyFile?: string; profile?: string }): Promise<void> {
+export async function login(ctx: Context, opts: Flags<typeof loginDef>): Promise<void> {
   const profile = (await getProfile(opts.profile)).name;
   const url = validateUrl(
     await requireValue('url', opts.url, {

@@ -1,13 +1,13 @@
 // `chatflow db check|backup|restore` handlers: the embedded default's database file, through the
 // store's module for it (server/store/sqlite-admin.ts). A local command: it names no server, and
 // acts on the local database whatever --url or a profile says.
+import type { db } from '../commands/db.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { shownPath as shown } from '../dirs.js';
 import { EXIT, UserError } from '../core/errors.js';
 import type { DatabaseReport, Restored } from '../../server/store/sqlite-admin.js';
 import { confirmOrRefuse } from './common.js';
-
-type Flags = { yes?: boolean; dryRun?: boolean };
 
 async function admin() {
   const [{ defaultDbPath }, module] = await Promise.all([import('../../server/default-db.js'), import('../../server/store/sqlite-admin.js')]);
@@ -63,7 +63,7 @@ export async function backup(ctx: Context, file: string): Promise<void> {
   ctx.out.note(`backed up ${shown(dbPath)} into ${file}`);
 }
 
-export async function restore(ctx: Context, file: string, flags: Flags): Promise<void> {
+export async function restore(ctx: Context, file: string, flags: Flags<typeof db, 'restore'>): Promise<void> {
   const { dbPath, restoreDatabase } = await admin();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   if (flags.yes && !flags.dryRun) return restored(ctx, dbPath, file, await refusing(() => restoreDatabase(dbPath, file, { stamp })));

@@ -1,13 +1,15 @@
 // `chatflow demo` handler: fills a server (the embedded database by default) with sample data so
 // every command can be tried at once; `--messages N` makes large data sets for benchmarks.
 import { ChatflowError } from '../../client/index.js';
+import type { demo as def } from '../commands/demo.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { DEMO_ASSISTANTS, DEMO_CHATFLOWS, DEMO_VARIABLES, demoMessages, demoRatings, demoUpserts } from '../demo-data.js';
 import { createProgress } from '../progress.js';
 import { plural } from '../render/text.js';
 import { parseNumber } from './common.js';
 
-export async function demo(ctx: Context, opts: { messages: string; progress?: boolean }): Promise<void> {
+export async function demo(ctx: Context, opts: Flags<typeof def>): Promise<void> {
   const count = parseNumber('--messages', opts.messages, { integer: true, min: 0, max: 100_000_000 }) ?? 120;
   const client = await ctx.client();
   const end = Date.parse('2026-11-01T00:00:00.000Z');

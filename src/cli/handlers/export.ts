@@ -3,6 +3,8 @@
 // million messages never sit in memory.
 import { rename, unlink } from 'node:fs/promises';
 import type { ChatflowClient, ChatflowDefinition } from '../../client/index.js';
+import type { exportCommand } from '../commands/export.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { credentialsOf } from '../chatflow-promote.js';
 import { withReferences } from '../chatflow-files.js';
@@ -13,13 +15,6 @@ import { ChunkWriter, type Out } from '../render/records.js';
 import { groupDigits, plural } from '../render/text.js';
 import { PER_CHATFLOW, TAGS, parseResources, type Resource } from '../transfer.js';
 
-interface ExportFlags {
-  chatflow?: string[];
-  resources?: string;
-  out?: string;
-  progress?: boolean;
-  redact?: boolean;
-}
 
 /** The end of an export line after its record. */
 const LINE_END = Buffer.from('}\n');
@@ -173,7 +168,7 @@ async function destination(file: string | undefined, stdout: Out, note: (msg: st
   };
 }
 
-export async function exportAll(ctx: Context, opts: ExportFlags): Promise<void> {
+export async function exportAll(ctx: Context, opts: Flags<typeof exportCommand>): Promise<void> {
   const resources = parseResources(opts.resources);
   const client = await ctx.client();
   const kind = await client.server();

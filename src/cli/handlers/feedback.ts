@@ -1,31 +1,21 @@
 // `chatflow feedback` handlers.
+import type { feedback } from '../commands/feedback.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseValue, RATING } from '../core/values.js';
-import { dateRange, type DateFlags } from '../dates.js';
+import { dateRange } from '../dates.js';
 import { FEEDBACK, idFrom, isId, messagesOf, pick, records } from '../names.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
-import { bodyFrom, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
+import { bodyFrom, printDryRun, printPageOrStream, sayIfNoChatflow } from './common.js';
 
 
-interface ListFlags extends DateFlags, PageFlags {
-  chatId?: string;
-  sortOrder?: 'asc' | 'desc';
-  order?: 'asc' | 'desc';
-}
 
-interface BodyFlags {
-  messageId?: string;
-  rating?: string;
-  content?: string;
-  chatId?: string;
-  chatflowid?: string;
-  file?: string;
-  dryRun?: boolean;
-}
+/** What create and update read (update's flags are a part of create's). */
+type BodyFlags = Flags<typeof feedback, 'create'>;
 
-export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
+export async function list(ctx: Context, chatflowId: string, opts: Flags<typeof feedback, 'list'>): Promise<void> {
   const client = await ctx.client();
   const query = { chatId: opts.chatId, sortOrder: opts.sortOrder ?? opts.order, ...dateRange(opts, ctx.out.zone) };
   const n = await printPageOrStream(

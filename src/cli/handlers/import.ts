@@ -6,6 +6,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ChatflowError, DEFAULT_BATCH, JsonText, type ChatflowClient } from '../../client/index.js';
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
+import type { importCommand } from '../commands/import.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, messageOf } from '../core/errors.js';
 import { isObject, parseObject } from '../json-object.js';
@@ -13,12 +15,7 @@ import { createProgress, type Progress } from '../progress.js';
 import { groupDigits, plural } from '../render/text.js';
 import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../transfer.js';
 
-interface ImportFlags {
-  dryRun?: boolean;
-  continueOnError?: boolean;
-  resources?: string;
-  progress?: boolean;
-}
+type ImportFlags = Flags<typeof importCommand>;
 
 type Data = Record<string, unknown>;
 

@@ -1,27 +1,20 @@
 // `chatflow messages list|delete` handlers.
 import { ChatflowError, type ChatflowClient, type MessageDeletePlan, type MessageDeleteQuery, type MessageListQuery, type PlanOptions, type RatedChat } from '../../client/index.js';
+import type { messages } from '../commands/messages.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { messageQuery, type MessageFilterFlags } from '../filters.js';
+import { messageQuery } from '../filters.js';
 import { Batches } from '../render/records.js';
 import { plural } from '../render/text.js';
 import { MESSAGE_TABLE, RATED_MESSAGE_TABLE } from '../render/views.js';
-import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
+import { confirmOrRefuse, pageFlags, printDryRun, printPageOrStream, sayIfNoChatflow } from './common.js';
 
 
 const NOTHING = Buffer.alloc(0);
 const NEWLINE = Buffer.from('\n');
 
-interface ListFlags extends MessageFilterFlags, PageFlags {
-  order?: 'asc' | 'desc';
-  feedback?: boolean;
-}
 
-interface DeleteFlags extends MessageFilterFlags {
-  hardDelete?: boolean;
-  yes?: boolean;
-  dryRun?: boolean;
-}
 
 /** The client's refusals of a delete it cannot make exact on this server, in the flags' words. */
 const REFUSALS: Record<string, (chatflowId: string) => string> = {
@@ -59,9 +52,9 @@ export async function planDelete(client: ChatflowClient, chatflowId: string, que
   }
 }
 
-export async function list(ctx: Context, chatflowId: string, opts: ListFlags): Promise<void> {
+export async function list(ctx: Context, chatflowId: string, opts: Flags<typeof messages, 'list'>): Promise<void> {
   const client = await ctx.client();
-  const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
+  const filters = messageQuery(opts, ctx.out.zone);
   const rated = opts.feedback || filters.feedbackType !== undefined;
   const query: MessageListQuery = { ...filters, order: opts.order, feedback: rated ? true : undefined };
   // A whole list as ndjson is the server's texts copied, not parsed and serialised again.
@@ -79,8 +72,8 @@ export async function list(ctx: Context, chatflowId: string, opts: ListFlags): P
   if (n === 0) await sayIfNoChatflow(ctx, chatflowId);
 }
 
-export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags): Promise<void> {
-  const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
+export async function remove(ctx: Context, chatflowId: string, opts: Flags<typeof messages, 'delete'>): Promise<void> {
+  const filters = messageQuery(opts, ctx.out.zone);
   const client = await ctx.client();
   // The request as this server will really get it, and how many messages the same filters list.
   const plan = await planDelete(client, chatflowId, { ...filters, hardDelete: opts.hardDelete ? true : undefined });

@@ -3,23 +3,18 @@
 // here, holding only the chat ids found), by session id or by chat id (list filters, asked of the
 // server). A chat found is taken whole, and erased by one exact delete by its chat id.
 import type { Chatflow, ChatflowClient, ChatMessage } from '../../client/index.js';
-import { chatflowScope, type ScopeFlags } from '../chatflow-scope.js';
+import { chatflowScope } from '../chatflow-scope.js';
+import type { privacy } from '../commands/privacy.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { plural } from '../render/text.js';
 import { confirmOrRefuse } from './common.js';
 import { planDelete } from './messages.js';
 
-interface WhoFlags extends ScopeFlags {
-  leadEmail?: string;
-  sessionId?: string;
-  chatId?: string;
-}
+/** Who is searched for, and where: find's flags (erase's are these and more). */
+type WhoFlags = Flags<typeof privacy, 'find'>;
 
-interface EraseFlags extends WhoFlags {
-  yes?: boolean;
-  dryRun?: boolean;
-}
 
 /** A chat holding the person's data: its messages and feedback. */
 interface Chat {
@@ -90,7 +85,7 @@ export async function find(ctx: Context, opts: WhoFlags): Promise<void> {
   if (chats) ctx.out.note(`${plural(chats, 'chat')}, ${plural(messages, 'message')} in ${plural(flows.length, 'chatflow')} searched`);
 }
 
-export async function erase(ctx: Context, opts: EraseFlags): Promise<void> {
+export async function erase(ctx: Context, opts: Flags<typeof privacy, 'erase'>): Promise<void> {
   const who = criterion(opts);
   const client = await ctx.client();
   const flows = await chatflowScope(client, opts, { all: true });

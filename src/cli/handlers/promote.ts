@@ -1,5 +1,7 @@
 // `chatflow variables|assistants diff|sync` handlers: plan and apply (../promote.ts), show
 // (../render/plan.ts), confirm, report.
+import type { assistantsPromote, variablesPromote } from '../commands/promote.js';
+import type { Flags } from '../core/command.js';
 import { openSession, type Session } from '../core/connection.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, exitCodeOf, messageOf } from '../core/errors.js';
@@ -9,17 +11,8 @@ import { appliedLine, renderPlan } from '../render/plan.js';
 import { plural } from '../render/text.js';
 import { confirmOrRefuse } from './common.js';
 
-export interface PromoteFlags {
-  from: string;
-  to: string;
-  fromApiKey?: string;
-  toApiKey?: string;
-  prune?: boolean;
-  dryRun?: boolean;
-  yes?: boolean;
-  credential?: string;
-  exitCode?: boolean;
-}
+/** What promote() reads: sync's flags and diff's --exit-code (each command's flags fit it). */
+export type PromoteFlags = Flags<(typeof assistantsPromote)[1]> & Flags<(typeof assistantsPromote)[0]>;
 
 /** A plan made, to show, and to apply to `target` unless it is a diff or a dry run (sync, import). */
 export interface PlanRun<T> {
@@ -126,7 +119,7 @@ export async function promote<T>(
   }
 }
 
-export const diffVariables = (ctx: Context, opts: PromoteFlags) => promote(ctx, variableKind, opts, 'diff');
-export const syncVariables = (ctx: Context, opts: PromoteFlags) => promote(ctx, variableKind, opts, 'sync');
-export const diffAssistants = (ctx: Context, opts: PromoteFlags) => promote(ctx, assistantKind(), opts, 'diff');
-export const syncAssistants = (ctx: Context, opts: PromoteFlags) => promote(ctx, assistantKind({ credential: opts.credential }), opts, 'sync');
+export const diffVariables = (ctx: Context, opts: Flags<(typeof variablesPromote)[0]>) => promote(ctx, variableKind, opts, 'diff');
+export const syncVariables = (ctx: Context, opts: Flags<(typeof variablesPromote)[1]>) => promote(ctx, variableKind, opts, 'sync');
+export const diffAssistants = (ctx: Context, opts: Flags<(typeof assistantsPromote)[0]>) => promote(ctx, assistantKind(), opts, 'diff');
+export const syncAssistants = (ctx: Context, opts: Flags<(typeof assistantsPromote)[1]>) => promote(ctx, assistantKind({ credential: opts.credential }), opts, 'sync');

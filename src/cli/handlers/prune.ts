@@ -5,7 +5,9 @@
 // every rating of a chat it touches (Flowise), a chat whose newer messages are rated is left whole
 // until those age out too (said, never silent): a nightly prune never unrates a live conversation.
 import { ChatflowError, type Chatflow } from '../../client/index.js';
-import { chatflowScope, type ScopeFlags } from '../chatflow-scope.js';
+import { chatflowScope } from '../chatflow-scope.js';
+import type { messages } from '../commands/messages.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { parseWhen, timeZone } from '../dates.js';
 import { createProgress } from '../progress.js';
@@ -13,17 +15,10 @@ import { plural } from '../render/text.js';
 import { confirmOrRefuse } from './common.js';
 import { andRatings, planDelete } from './messages.js';
 
-interface PruneFlags extends ScopeFlags {
-  olderThan: string;
-  yes?: boolean;
-  dryRun?: boolean;
-  progress?: boolean;
-  utc?: boolean;
-}
 
 const COLUMNS = ['chatflowId', 'name', 'messages'];
 
-export async function prune(ctx: Context, opts: PruneFlags): Promise<void> {
+export async function prune(ctx: Context, opts: Flags<typeof messages, 'prune'>): Promise<void> {
   const cutoff = parseWhen(opts.olderThan, 'start', '--older-than', timeZone(opts));
   const before = new Date(cutoff).toISOString();
   const client = await ctx.client();

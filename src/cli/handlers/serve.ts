@@ -1,22 +1,11 @@
 // `chatflow serve` handler: the service over HTTP, SQLite by default, PostgreSQL with --database-url.
+import type { serve as def } from '../commands/serve.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { serverKeysFromFile } from '../core/keys.js';
 import { parseDuration } from '../dates.js';
 
-interface ServeOptions {
-  host: string;
-  port: string;
-  db?: string;
-  databaseUrl?: string;
-  poolSize: string;
-  apiKey?: string[];
-  apiKeyFile?: string;
-  allowUnauthenticated?: boolean;
-  bodyLimit: string;
-  log?: boolean;
-  retain?: string[];
-}
 
 /**
  * `--retain 90d --retain flow1=30d --retain flow2=forever` (and CHATFLOW_RETAIN, comma-separated,
@@ -46,7 +35,7 @@ function integer(name: string, text: string, min: number, max: number): number {
   return n;
 }
 
-export async function serve(ctx: Context, opts: ServeOptions): Promise<void> {
+export async function serve(ctx: Context, opts: Flags<typeof def>): Promise<void> {
   const port = integer('--port', opts.port, 0, 65535);
   const bodyLimit = integer('--body-limit', opts.bodyLimit, 1024, 1024 ** 3);
   const poolSize = integer('--pool-size', opts.poolSize, 1, 1000);

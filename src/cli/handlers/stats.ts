@@ -1,17 +1,14 @@
 // `chatflow stats` handler: the figures are ../stats.ts, the chart ../render/stats.ts.
+import type { stats as def } from '../commands/stats.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
-import { dateRange, timeZone, type DateFlags } from '../dates.js';
+import { dateRange, timeZone } from '../dates.js';
 import { renderStats } from '../render/stats.js';
 import { computeStats, type Granularity } from '../stats.js';
 import { parseNumber, sayIfNoChatflow } from './common.js';
 
-interface StatsFlags extends DateFlags {
-  by: Granularity;
-  top?: string;
-  chatType?: string[];
-}
 
-export async function stats(ctx: Context, chatflowId: string, opts: StatsFlags): Promise<void> {
+export async function stats(ctx: Context, chatflowId: string, opts: Flags<typeof def>): Promise<void> {
   // Stats count by UTC periods, and say so: a plain date is a UTC day here whatever the zone.
   const { startDate, endDate } = dateRange(opts, timeZone({ utc: true }));
   const start = startDate === undefined ? undefined : Date.parse(startDate);

@@ -1,23 +1,20 @@
 // `chatflow messages tail` handler: the polling is ../tail.ts, the chat layout ../render/chat-view.ts.
 import type { MessageListQuery } from '../../client/index.js';
+import type { messages as group } from '../commands/messages.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { messageOf } from '../core/errors.js';
-import { messageQuery, type MessageFilterFlags } from '../filters.js';
+import { messageQuery } from '../filters.js';
 import { ChatView, fieldLine } from '../render/chat-view.js';
 import { put } from '../render/records.js';
 import { parseInterval, tailMessages } from '../tail.js';
 import { parseNumber, sayIfNoChatflow } from './common.js';
 
-interface TailFlags extends MessageFilterFlags {
-  follow?: boolean;
-  interval?: string;
-  lines?: string;
-}
 
-export async function tail(ctx: Context, chatflowId: string, opts: TailFlags): Promise<void> {
+export async function tail(ctx: Context, chatflowId: string, opts: Flags<typeof group, 'tail'>): Promise<void> {
   const lines = parseNumber('--lines', opts.lines, { integer: true, min: 0, max: 100_000 }) ?? 20;
   const intervalMs = parseInterval(opts.interval ?? '2s');
-  const filters = messageQuery(opts as Record<string, unknown>, ctx.out.zone);
+  const filters = messageQuery(opts, ctx.out.zone);
   const query: MessageListQuery = { ...filters, feedback: filters.feedbackType !== undefined ? true : undefined };
   let format = ctx.out.format;
   // Piped, a never-ending list is one JSON object a line; json asked for (-o json, --json or the

@@ -1,16 +1,16 @@
 // `chatflow upsert-history` handlers.
+import type { upsertHistory } from '../commands/upsert-history.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
-import { dateRange, type DateFlags } from '../dates.js';
+import { dateRange } from '../dates.js';
 import { plural } from '../render/text.js';
 import { EXIT, UserError, exitCodeOf } from '../core/errors.js';
 import { pick, records, upsertHistoryOf } from '../names.js';
 import { UPSERT_HISTORY_TABLE } from '../render/views.js';
-import { bulkDelete, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
+import { bulkDelete, printDryRun, printPageOrStream, sayIfNoChatflow } from './common.js';
 
 
-interface ListFlags extends DateFlags, PageFlags {
-  order?: 'asc' | 'desc';
-}
+type ListFlags = Flags<typeof upsertHistory, 'list'>;
 
 export async function list(ctx: Context, chatflowId: string | undefined, opts: ListFlags): Promise<void> {
   const client = await ctx.client();
@@ -26,7 +26,7 @@ export async function list(ctx: Context, chatflowId: string | undefined, opts: L
 }
 
 /** Ids (or their starts) looked up in one list first; then one request an id: its count says whether it matched. */
-export async function remove(ctx: Context, ids: string[], opts: { chatflow?: string; yes?: boolean; dryRun?: boolean }): Promise<number | void> {
+export async function remove(ctx: Context, ids: string[], opts: Flags<typeof upsertHistory, 'delete'>): Promise<number | void> {
   const client = await ctx.client();
   const kind = upsertHistoryOf(opts.chatflow);
   const all = await records(kind, client);

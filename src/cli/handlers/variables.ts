@@ -1,12 +1,14 @@
 // `chatflow variables` handlers.
 import type { Variable } from '../../client/index.js';
+import type { variables } from '../commands/variables.js';
+import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { find, idOf, VARIABLES } from '../names.js';
 import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { VARIABLE_TABLE } from '../render/views.js';
-import { bodyFrom, deleteNamed, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { bodyFrom, deleteNamed, printDryRun, printPageOrStream } from './common.js';
 
 
 /**
@@ -15,16 +17,10 @@ import { bodyFrom, deleteNamed, printDryRun, printPageOrStream, type PageFlags }
  */
 const NEW_TYPE = 'static';
 
-interface VariableFlags {
-  name?: string;
-  value?: string;
-  type?: string;
-  file?: string;
-  dryRun?: boolean;
-  yes?: boolean;
-}
+/** What create and update read. */
+type BodyFlags = Flags<typeof variables, 'create'>;
 
-export async function list(ctx: Context, opts: PageFlags): Promise<void> {
+export async function list(ctx: Context, opts: Flags<typeof variables, 'list'>): Promise<void> {
   const client = await ctx.client();
   await printPageOrStream(
     ctx,
@@ -39,7 +35,7 @@ export async function get(ctx: Context, idOrName: string): Promise<void> {
   await ctx.print(await find(VARIABLES, await ctx.client(), idOrName), { single: true });
 }
 
-export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
+export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   body.name = await requireValue('name', body.name as string | undefined, { prompt: () => askText('Variable name') });
   body.type ??= NEW_TYPE;
@@ -48,7 +44,7 @@ export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
   await ctx.print(created, { single: true });
 }
 
-export async function update(ctx: Context, idOrName: string, opts: VariableFlags): Promise<void> {
+export async function update(ctx: Context, idOrName: string, opts: Flags<typeof variables, 'update'>): Promise<void> {
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --value, --type or --file');
   const client = await ctx.client();
@@ -57,12 +53,12 @@ export async function update(ctx: Context, idOrName: string, opts: VariableFlags
   await ctx.print(await client.variables.update(id, body), { single: true });
 }
 
-export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
+export async function remove(ctx: Context, idsOrNames: string[], opts: Flags<typeof variables, 'delete'>): Promise<number | void> {
   const client = await ctx.client();
   return deleteNamed(ctx, VARIABLES, idsOrNames, opts, '/variables', (id) => client.variables.delete(id).then(() => undefined));
 }
 
-export async function set(ctx: Context, name: string, value: string, opts: VariableFlags): Promise<void> {
+export async function set(ctx: Context, name: string, value: string, opts: Flags<typeof variables, 'set'>): Promise<void> {
   const client = await ctx.client();
   if ((await client.server()) === 'chatflow') {
     // Our service updates or creates in one transaction: commands setting one name at once end
