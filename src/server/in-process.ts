@@ -19,7 +19,8 @@ import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE, t
 import type { AppOptions } from './app.js';
 import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
-import { API_PREFIX, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
+import { API_PREFIX } from '../schema/paths.js';
+import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
 import { handlers } from './routes/index.js';
 import { compileValidator } from './validation.js';
 

@@ -2,11 +2,12 @@
 import { command } from '../core/command.js';
 import { flagList } from '../core/flag-def.js';
 import { DATA, SCOPE, mutation } from '../core/flags.js';
+import { filterFlag } from '../filters.js';
 
 const WHO = flagList([
   { flags: '--lead-email <address>', help: 'the chats where this address was given as the lead e-mail (compared without regard to case)' },
-  { flags: '--session-id <id>', help: 'the chats of this session' },
-  { flags: '--chat-id <id>', help: 'this chat' },
+  filterFlag('sessionId', 'the chats of this session'),
+  filterFlag('chatId', 'this chat'),
 ]);
 
 export const privacy = command({
