@@ -1,10 +1,10 @@
 // docs/commands.md, generated from the command definitions (`npm run docs` writes it; a test fails
 // when the file is stale). Every command, its arguments, flags (with their values) and examples.
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS } from './commands.js';
 import type { CommandDef } from './core/command.js';
 import type { FlagDef } from './core/flag-def.js';
 import { CONNECTION, GENERAL, OUTPUT } from './core/flags.js';
-import type { ValueSet } from './core/values.js';
+import type { ValueSet } from './base/values.js';
 import { DESCRIPTION, EXAMPLES, EXIT_CODES_HELP } from './program.js';
 
 function values(set: ValueSet | undefined): string {

@@ -33,7 +33,8 @@ function errorsIn(file: string, edits: [string, string, string][] = []): string[
     }),
   );
   const program = ts.createProgram([resolve(SRC, file)], options, host);
-  const source = program.getSourceFile(resolve(SRC, file))!;
+  const source = program.getSourceFile(resolve(SRC, file));
+  if (!source) throw new Error(`no ${file}`);
   return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map(
     (d) => `${d.start === undefined ? '' : source.getLineAndCharacterOfPosition(d.start).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
   );
@@ -42,34 +43,34 @@ function errorsIn(file: string, edits: [string, string, string][] = []): string[
 // The compiler's work, not a wait: a loaded machine gets the time it needs.
 describe('handlers typed from their definitions', { timeout: 180_000 }, () => {
   it('the sources compile as they are', () => {
-    expect(errorsIn('cli/handlers/tail.ts')).toEqual([]);
-    expect(errorsIn('cli/commands/index.ts')).toEqual([]);
+    expect(errorsIn('cli/messages/tail.ts')).toEqual([]);
+    expect(errorsIn('cli/commands.ts')).toEqual([]);
   });
 
   it('a flag renamed in a definition fails the compile in the handler that reads it', () => {
-    const errors = errorsIn('cli/handlers/tail.ts', [['cli/commands/messages.ts', "flags: '-f, --follow'", "flags: '-f, --watch'"]]);
+    const errors = errorsIn('cli/messages/tail.ts', [['cli/messages/commands.ts', "flags: '-f, --follow'", "flags: '-f, --watch'"]]);
     expect(errors.join('\n')).toMatch(/Property 'follow' does not exist/);
   });
 
   it("a flag of a shared group renamed fails the compile in every handler's use of it", () => {
-    const errors = errorsIn('cli/handlers/common.ts', [['cli/core/flags.ts', "flags: '--dry-run'", "flags: '--dryrun'"]]);
+    const errors = errorsIn('cli/core/handler-common.ts', [['cli/core/flags.ts', "flags: '--dry-run'", "flags: '--dryrun'"]]);
     expect(errors.join('\n')).toMatch(/Property 'dryRun' does not exist/);
   });
 
   it("a value set's type reaches the handler: --order is asc or desc, not any string", () => {
     const order = "Flags<typeof messages, 'list'>['order']";
-    const errors = errorsIn('cli/handlers/messages.ts', [['cli/handlers/messages.ts', 'export async function list(', `export const ok: ${order} = 'desc';\nexport const bad: ${order} = 'sideways';\nexport async function list(`]]);
+    const errors = errorsIn('cli/messages/handlers.ts', [['cli/messages/handlers.ts', 'export async function list(', `export const ok: ${order} = 'desc';\nexport const bad: ${order} = 'sideways';\nexport async function list(`]]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/'"sideways"' is not assignable/);
   });
 
   it('the registry refuses a handler bound to a definition whose arguments it does not take', () => {
-    const errors = errorsIn('cli/commands/index.ts', [['cli/commands/index.ts', 'get: () => variablesH().then((m) => m.get)', 'get: () => variablesH().then((m) => m.list)']]);
+    const errors = errorsIn('cli/commands.ts', [['cli/commands.ts', 'get: () => variablesH().then((m) => m.get)', 'get: () => variablesH().then((m) => m.list)']]);
     expect(errors.length).toBeGreaterThan(0);
   });
 
   it('the registry refuses a group with a subcommand left unbound', () => {
-    const errors = errorsIn('cli/commands/index.ts', [['cli/commands/index.ts', '    show: () => chatsH().then((m) => m.show),\n', '']]);
+    const errors = errorsIn('cli/commands.ts', [['cli/commands.ts', '    show: () => chatsH().then((m) => m.show),\n', '']]);
     expect(errors.join('\n')).toMatch(/show/);
   });
 });

@@ -2,9 +2,9 @@
 // from the cache when fresh, else asked with a short timeout and no retries, before a deadline.
 import { rmSync } from 'node:fs';
 import type { ChatflowClient } from '../../client/index.js';
-import { configPath, listProfiles } from '../config.js';
+import { configPath, listProfiles } from '../base/config.js';
 import { openSession, resolveConnection, type Session } from '../core/connection.js';
-import type { Candidate, LiveKind } from '../core/values.js';
+import type { Candidate, LiveKind } from '../base/values.js';
 import { CACHE_TTL_MS, cacheFile, mtimeOf, readCache, serverKey, writeCache } from './cache.js';
 import { REFRESH_DEADLINE_MS, startRefresher, waitForCache } from './refresher.js';
 import type { ConnectionFlags } from '../core/walk.js';

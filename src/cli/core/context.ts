@@ -51,7 +51,7 @@ export class Context {
       const from = conn.source === 'profile' ? ` (profile ${conn.profile})` : conn.source === 'env' ? ' (CHATFLOW_URL)' : '';
       return `on ${conn.url}${from}`;
     }
-    const [{ defaultDbPath }, { shownPath }] = await Promise.all([import('../../server/default-db.js'), import('../dirs.js')]);
+    const [{ defaultDbPath }, { shownPath }] = await Promise.all([import('../../server/default-db.js'), import('../base/dirs.js')]);
     return `on the local database ${shownPath(defaultDbPath())}`;
   }
 

@@ -2,9 +2,9 @@
 // so each command that talks to a server also carries them itself: `chatflow variables list -o
 // json --url …` reads naturally, and `serve --api-key` can mean the keys it accepts.
 import { MAX_PAGE_SIZE } from '../../schema/limits.js';
-import { FORMATS } from '../render/formats.js';
+import { FORMATS } from '../base/formats.js';
 import { flagList, type FlagDef, type FlagValues } from './flag-def.js';
-import { CHATFLOW, choices, INPUT_FILE, PROFILES } from './values.js';
+import { CHATFLOW, choices, INPUT_FILE, PROFILES } from '../base/values.js';
 
 export const GENERAL = flagList([
   { flags: '--debug', help: 'log each request (and stack traces) to stderr; keys are redacted' },

@@ -2,15 +2,15 @@
 // on a terminal and json when piped), and owns stdout (records, raw text) and stderr (notes,
 // warnings, the error line). Commands print only through it.
 import type { ChalkInstance } from 'chalk';
-import { setupColor, stderrColor, stderrPaint, stdoutColumns, stdoutColor, stdoutPaint } from '../color.js';
-import { timeZone, type Zone } from '../dates.js';
+import { setupColor, stderrColor, stderrPaint, stdoutColumns, stdoutColor, stdoutPaint } from '../base/color.js';
+import { timeZone, type Zone } from '../base/dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
 import { put, resolveFormat, writeRecords, type Format, type ListSource, type Out, type Rec, type RecordSource } from '../render/records.js';
 import type { FlagValues } from './flag-def.js';
 import type { GENERAL, OUTPUT } from './flags.js';
-import { EXIT, exitCodeOf, lineOf, type ErrorWords } from './errors.js';
-import { canPage, openPager, pagerCommand } from './pager.js';
+import { EXIT, exitCodeOf, lineOf, type ErrorWords } from '../base/errors.js';
+import { canPage, openPager, pagerCommand } from '../base/pager.js';
 
 /** What an Output is opened from: the output and general flags (`color`, `pager`: false when --no-… is given). */
 export type OutputFlags = FlagValues<typeof OUTPUT> & FlagValues<typeof GENERAL>;

@@ -5,7 +5,7 @@ import { invoke, type CommandDef } from './command.js';
 import type { ArgDef, FlagDef } from './flag-def.js';
 import { sharedFlags } from './flags.js';
 import { addExamples, GLOBAL_HEADING, helpOption } from './help.js';
-import { choiceOf, type ValueSet } from './values.js';
+import { choiceOf, type ValueSet } from '../base/values.js';
 
 const valueSets = new WeakMap<Option | Argument, ValueSet>();
 
