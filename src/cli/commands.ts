@@ -1,6 +1,7 @@
 // Every command, in the order `chatflow --help` lists them, bound to its handler's loader: a
-// handler's module is imported only when its command runs. A new command is a definition in this
-// folder, a handler in ../handlers/ typed from it (Flags<…>), and its loader here (bind checks it).
+// handler's module is imported only when its command runs. A new command is a definition in its
+// feature's folder (variables/commands.ts), a handler beside it typed from it (Flags<…>,
+// core/command.ts), and its loader here: bind() refuses a handler that does not fit.
 import { bind, type CommandDef } from './core/command.js';
 import { api } from './api/commands.js';
 import { assistants } from './assistants/commands.js';

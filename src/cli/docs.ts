@@ -69,7 +69,7 @@ export function commandsMarkdown(): string {
   const lines = [
     '# Command reference',
     '',
-    '<!-- Generated from src/cli/commands/ by `npm run docs`; edit the definitions, not this file. -->',
+    '<!-- Generated from src/cli/*/commands.ts by `npm run docs`; edit the definitions, not this file. -->',
     '',
     DESCRIPTION,
     '',

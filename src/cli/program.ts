@@ -1,4 +1,4 @@
-// The command tree, built from the definitions in commands/. Completion walks this same tree, so a
+// The command tree, built from the definitions (commands.ts). Completion walks this same tree, so a
 // new flag completes without more work.
 import { Command } from 'commander';
 import { VERSION } from '../version.js';

@@ -33,7 +33,7 @@ export type ValueSet<T = unknown> =
       resolve?: (client: ChatflowClient, text: string) => Promise<string>;
     }
   | { kind: 'profiles' }
-  /** Paths; `use` makes them checked before the handler runs (core/paths.ts). */
+  /** Paths; `use` makes them checked before the handler runs (./paths.ts). */
   | { kind: 'files'; use?: PathUse };
 
 /** A list of values offered by completion; `parse` checks and normalises what was typed. */
@@ -132,7 +132,7 @@ export const CHAT_TYPE = oneOf(CHAT_TYPES, { open: (text) => /^[A-Z][A-Z0-9_]*$/
 export const VARIABLE_TYPE = oneOf(VARIABLE_TYPES, { open: true });
 /** A chat id of the chatflow given before it: completion offers the newest, with their first questions. */
 export const CHAT: ValueSet = live('chats');
-/** A chatflow id, or the name of one on a server that keeps names (../names.ts). */
+/** A chatflow id, or the name of one on a server that keeps names (./names.ts). */
 export const CHATFLOW: ValueSet = {
   kind: 'live',
   live: 'chatflows',

@@ -1,5 +1,5 @@
 // Chatflows as a kind of record to diff, sync and import (issue 33): matched by name, compared in
-// their portable form (./chatflow-files.ts: credentials by name and kind, ids and timestamps
+// their portable form (./files.ts: credentials by name and kind, ids and timestamps
 // left out), created and updated with each target's own credential ids.
 import { ChatflowError, type ChatflowClient, type Credential } from '../../client/index.js';
 import {

@@ -13,7 +13,7 @@ export { CACHE_TTL_MS };
 
 /**
  * Each record's id (described by its name) and, offered when no id starts with what was typed,
- * its name (described by its id): every command taking an id takes a name (../names.ts), so a
+ * its name (described by its id): every command taking an id takes a name (../base/names.ts), so a
  * name's first letters + TAB complete it. A name several records share is left out (it would be
  * refused: give the id).
  */

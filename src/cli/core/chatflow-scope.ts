@@ -1,5 +1,5 @@
 // Which chatflows a command over many of them acts on: `--chatflow ID|NAME` (repeatable; its
-// value set has already made each an id, ../names.ts) or `--all-chatflows` (every chatflow the
+// value set has already made each an id, ../base/names.ts) or `--all-chatflows` (every chatflow the
 // server lists). Names come from the server's list where it keeps them, for the reports.
 import { ChatflowError, type Chatflow, type ChatflowClient } from '../../client/index.js';
 import { UsageError } from '../base/errors.js';

@@ -3,7 +3,7 @@
 // commander tree, `--help`, completion and docs/commands.md are all built from definitions.
 //
 // A definition names no handler: the handler's module imports the definition's type (its
-// arguments and flags, `Flags<typeof def>`), and the registry (../commands/index.ts) binds each
+// arguments and flags, `Flags<typeof def>`), and the registry (../commands.ts) binds each
 // definition to a loader of its handler, checked against that type. So a flag renamed in a
 // definition fails the compile where a handler reads it, and no import runs in a circle.
 import type { Command } from 'commander';
@@ -44,7 +44,7 @@ export type Args<D extends CommandDef> = D extends { args: infer A } ? ArgValues
 
 /**
  * A handler: the run's context, then the arguments in order, then the flags (checked by their value
- * sets). It answers nothing (exit 0) or an exit code; failures are thrown (core/errors.ts). A bare
+ * sets). It answers nothing (exit 0) or an exit code; failures are thrown (base/errors.ts). A bare
  * handler gets the program instead of a context, and must never fail or print.
  */
 export type Handler<D extends CommandDef> = D extends { bare: true }

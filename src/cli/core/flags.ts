@@ -65,7 +65,7 @@ export type MutationFlags = FlagValues<readonly [typeof YES, typeof DRY_RUN]>;
 /** A whole JSON request body from a file (create, update). */
 export const BODY_FILE = { flags: '--file <path>', help: 'whole JSON body from a file, or - for stdin (flags override its keys)', values: INPUT_FILE } as const satisfies FlagDef;
 
-/** The chatflows a command over many acts on (../chatflow-scope.ts). */
+/** The chatflows a command over many acts on (./chatflow-scope.ts). */
 export const SCOPE = flagList([
   { flags: '--chatflow <id|name>', help: 'a chatflow, by id or name (repeatable)', values: CHATFLOW, repeatable: true },
   { flags: '--all-chatflows', help: 'every chatflow the server lists' },

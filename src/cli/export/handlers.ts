@@ -1,5 +1,5 @@
 // `chatflow export` handler: every record of the chosen resources as JSON lines (the format is in
-// ../transfer.ts), streamed from the server and written as it arrives, with backpressure: a
+// ./lines.ts), streamed from the server and written as it arrives, with backpressure: a
 // million messages never sit in memory.
 import { rename, unlink } from 'node:fs/promises';
 import type { ChatflowClient, ChatflowDefinition } from '../../client/index.js';

@@ -10,7 +10,7 @@
 //
 // `data` is the record exactly as the server lists it, but for a chatflow's credentials: where
 // its flowData or settings hold a credential's id (which differs between servers), they hold
-// `{"name":…,"kind":…}` (../chatflow-files.ts). An export writes chatflow definitions, variables,
+// `{"name":…,"kind":…}` (../chatflows/files.ts). An export writes chatflow definitions, variables,
 // assistants, then for each chatflow its messages, feedback and upsert history (feedback after the
 // messages it rates, which is the order an import needs).
 import { UsageError } from '../base/errors.js';

@@ -1,4 +1,4 @@
-// `chatflow import` handler: the lines of an export (../transfer.ts) into our service, through its ingest
+// `chatflow import` handler: the lines of an export (../export/lines.ts) into our service, through its ingest
 // routes, in batches that are each one transaction. Ids and dates are kept and existing ids are
 // skipped, so an import can be run again. A bad line stops the import before anything of its
 // batch is sent (`--continue-on-error` skips it instead); the file is read as it goes, never whole.

@@ -62,7 +62,7 @@ export interface TailOptions {
  */
 export async function* tailMessages(client: ChatflowClient, chatflowId: string, query: MessageListQuery, opts: TailOptions): AsyncGenerator<ChatMessage> {
   const lookback = opts.lookbackMs ?? LOOKBACK_MS;
-  // The CLI hands its filters over as instants (cli/filters.ts).
+  // The CLI hands its filters over as instants (cli/core/filters.ts).
   const userStart = query.startDate === undefined ? undefined : millis(query.startDate);
   /** Ids seen with their instants, for instants at or after `newest - lookback`. */
   const seen = new Map<string, number>();

@@ -1,4 +1,4 @@
-// `chatflow messages tail` handler: the polling is ../tail.ts, the chat layout ../render/chat-view.ts.
+// `chatflow messages tail` handler: the polling is ./polling.ts, the chat layout ../render/chat-view.ts.
 import type { MessageListQuery } from '../../client/index.js';
 import type { messages as group } from './commands.js';
 import type { Flags } from '../core/command.js';

@@ -1,5 +1,5 @@
-// `chatflow variables|assistants diff|sync` handlers: plan and apply (../promote.ts), show
-// (../render/plan.ts), confirm, report.
+// `chatflow variables|assistants diff|sync` handlers: plan and apply (./plan.ts), show
+// (./render.ts), confirm, report.
 import type { assistantsPromote, variablesPromote } from './commands.js';
 import type { Flags } from '../core/command.js';
 import { openSession, type Session } from '../core/connection.js';

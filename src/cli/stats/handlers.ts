@@ -1,4 +1,4 @@
-// `chatflow stats` handler: the figures are ../stats.ts, the chart ../render/stats.ts.
+// `chatflow stats` handler: the figures are ./compute.ts, the chart ./render.ts.
 import type { stats as def } from './commands.js';
 import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
