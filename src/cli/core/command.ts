@@ -33,7 +33,6 @@ export interface CommandDef {
 /** A definition with its literal flags and arguments kept, so a handler's parameters derive from it. */
 export const command = <const D extends CommandDef>(def: D): D => def;
 
-
 /** A group's subcommand by name: `Sub<typeof variables, 'list'>`. */
 export type Sub<G extends CommandDef, Name extends string> = Extract<NonNullable<G['commands']>[number], { name: Name }>;
 type FlagsOfDef<D extends CommandDef> = D extends { flags: infer F extends readonly FlagDef[] } ? FlagValues<F> : Record<never, never>;

@@ -1,4 +1,4 @@
-// What a flag and an argument of a command are (../core/command.ts), and the types their values
+// What a flag and an argument of a command are (./command.ts), and the types their values
 // take in a handler, derived from the definition: the attribute name commander gives a flag
 // (`--dry-run` → dryRun, `--no-color` → color), its value set's type, an array when repeatable.
 import type { ValueSet } from '../base/values.js';
