@@ -329,7 +329,7 @@ const results = await Promise.all([
     external: external.filter((d) => !SERVICE.has(d)),
     plugins: [plugin(false)],
   }),
-  build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/embedded-worker.ts' }, plugins: [plugin(true)] }),
+  build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/core/embedded-worker.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
     entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])),

@@ -28,7 +28,7 @@ function spelledOutside(home: string, pattern: RegExp, under = ''): string[] {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('facts written once', () => {
-  it("a message filter's flag is the filter table's (cli/filters.ts#filterFlag), never spelled again", () => {
+  it("a message filter's flag is the filter table's (cli/core/filters.ts#filterFlag), never spelled again", () => {
     const flags = MESSAGE_FILTERS.map((f) => escape(f.flag.split(' ')[0]!));
     expect(spelledOutside('schema/filters.ts', new RegExp(`['"\`](${flags.join('|')})\\s+<`))).toEqual([]);
   });
