@@ -33,7 +33,7 @@ async function ratedOnly(rated: NonNullable<ListPlan<ChatMessage>['rated']>): Pr
 export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T[]> {
   if (plan.none) return;
   const source = plan.windows
-    ? (dateWindows(core, apiPath, plan.query, (normalise ?? ((x) => x)) as Normalise<ChatMessage>) as AsyncGenerator<T[]>)
+    ? (dateWindows(core, apiPath, plan.query, plan.windows, (normalise ?? ((x) => x)) as Normalise<ChatMessage>) as AsyncGenerator<T[]>)
     : core.streamBatches(apiPath, plan.query, normalise);
   try {
     const rate = plan.rated ? ((await ratedOnly(plan.rated)) as unknown as (x: T) => T | undefined) : undefined;

@@ -7,7 +7,7 @@ import { compileValidator } from './validation.js';
 
 /** The OpenAPI document's route: served beside the table's, not one of them. */
 export const DOCUMENT_ROUTE = 'openApiDocument';
-export type Target = RouteName | typeof DOCUMENT_ROUTE;
+type Target = RouteName | typeof DOCUMENT_ROUTE;
 
 interface Pattern {
   segments: string[];

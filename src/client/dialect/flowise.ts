@@ -39,7 +39,7 @@ function dates(q: { startDate?: string | undefined; endDate?: string | undefined
     const t = millis((item as Record<string, unknown>)[field]);
     return (start === undefined || t >= start) && (end === undefined || t <= end);
   };
-  return { query, inRange, early: start !== undefined ? start - 1 : undefined };
+  return { query, inRange, early: start !== undefined ? start - 1 : undefined, end };
 }
 
 const unknownChatflow = (err: ChatflowError) => err.status === 500 && /unauthori[sz]ed access/i.test(err.message);
@@ -84,7 +84,7 @@ export const flowiseDialect = (version?: string): Dialect => {
         ...(d.inRange ? { keep: d.inRange } : {}),
         clientPages: true,
         emptyOn: unknownChatflow,
-        ...(whole ? { windows: true } : {}),
+        ...(whole ? { windows: { from: d.early, to: d.end } } : {}),
         ...(rated ? { rated: { rating: feedbackType } } : {}),
       };
     },
