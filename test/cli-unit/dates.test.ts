@@ -1,6 +1,7 @@
 // One named zone: filters read in the zone the tables print in; relative times; the zone named.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { queryDates, formatInstant, parseWhen, timeZone, zoneNote } from '../../src/cli/base/dates.js';
+import { formatInstant, parseWhen, timeZone, zoneNote } from '../../src/cli/base/dates.js';
+import { queryDates } from '../../src/cli/core/filters.js';
 import { UsageError } from '../../src/cli/base/errors.js';
 
 afterEach(() => {

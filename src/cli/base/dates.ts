@@ -155,39 +155,3 @@ export function parseWhen(text: string, bound: 'start' | 'end', flag: string, zo
   return ms;
 }
 
-/**
- * The date filters of a command as ISO 8601 instants for the client: `--since` is another name for
- * `--start-date` and `--until` for `--end-date`, as git log has them (giving both names of one
- * bound is an error). Answers undefined for a bound not given.
- */
-export interface DateFlags {
-  since?: string;
-  until?: string;
-  startDate?: string;
-  endDate?: string;
-}
-
-/** A bound's text and the flag that gave it (its other name, or its own). */
-function boundText(other: string | undefined, otherFlag: string, own: string | undefined, ownFlag: string): [string | undefined, string] {
-  if (other !== undefined && own !== undefined) throw new UsageError(`${otherFlag} and ${ownFlag} say the same thing: give one of them`);
-  return other !== undefined ? [other, otherFlag] : [own, ownFlag];
-}
-
-/** The date flags (--since/--start-date, --until/--end-date) as the query's startDate and endDate: ISO instants in `zone`. */
-export function queryDates(
-  flags: DateFlags,
-  zone: Zone,
-  now = Date.now(),
-): { startDate?: string; endDate?: string } {
-  const [startText, startFlag] = boundText(flags.since, '--since', flags.startDate, '--start-date');
-  const [endText, endFlag] = boundText(flags.until, '--until', flags.endDate, '--end-date');
-  const start = startText === undefined ? undefined : parseWhen(startText, 'start', startFlag, zone, now);
-  const end = endText === undefined ? undefined : parseWhen(endText, 'end', endFlag, zone, now);
-  if (start !== undefined && end !== undefined && start > end) {
-    throw new UsageError(`${startFlag} ${startText} is after ${endFlag} ${endText}: nothing can match`);
-  }
-  return {
-    ...(start !== undefined ? { startDate: new Date(start).toISOString() } : {}),
-    ...(end !== undefined ? { endDate: new Date(end).toISOString() } : {}),
-  };
-}

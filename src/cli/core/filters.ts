@@ -4,7 +4,8 @@ import type { MessageListQuery } from '../../client/index.js';
 import { MESSAGE_FILTERS, type FilterValues, type MessageFilterKey } from '../../schema/filters.js';
 import { flagList, type FlagDef, type FlagValues } from './flag-def.js';
 import { CHAT_TYPE, DATE, ORDER, RATING } from '../base/values.js';
-import { queryDates, type Zone } from '../base/dates.js';
+import { parseWhen, type Zone } from '../base/dates.js';
+import { UsageError } from '../base/errors.js';
 
 const VALUES = { chatType: CHAT_TYPE, rating: RATING, date: DATE } as const satisfies Record<FilterValues, unknown>;
 
@@ -39,6 +40,35 @@ export function filterFlag<K extends MessageFilterKey>(key: K, help?: string): F
 
 /** --start-date, --end-date, --since and --until, for the lists that filter by date only. */
 export const DATE_FLAGS = flagList([...MESSAGE_FILTERS.filter((f): f is Extract<Filter, { schema: 'dateBound' }> => f.schema === 'dateBound').map(flagOf), SINCE, UNTIL]);
+
+/** A bound's text and the flag that gave it (its other name, or its own). */
+function boundText(other: string | undefined, otherFlag: string, own: string | undefined, ownFlag: string): [string | undefined, string] {
+  if (other !== undefined && own !== undefined) throw new UsageError(`${otherFlag} and ${ownFlag} say the same thing: give one of them`);
+  return other !== undefined ? [other, otherFlag] : [own, ownFlag];
+}
+
+/**
+ * The date flags as the query's startDate and endDate, ISO 8601 instants in `zone`: `--since` is
+ * another name for `--start-date` and `--until` for `--end-date`, as git log has them (giving both
+ * names of one bound is an error); a bound not given is left out.
+ */
+export function queryDates(
+  flags: FlagValues<typeof DATE_FLAGS>,
+  zone: Zone,
+  now = Date.now(),
+): { startDate?: string; endDate?: string } {
+  const [startText, startFlag] = boundText(flags.since, '--since', flags.startDate, '--start-date');
+  const [endText, endFlag] = boundText(flags.until, '--until', flags.endDate, '--end-date');
+  const start = startText === undefined ? undefined : parseWhen(startText, 'start', startFlag, zone, now);
+  const end = endText === undefined ? undefined : parseWhen(endText, 'end', endFlag, zone, now);
+  if (start !== undefined && end !== undefined && start > end) {
+    throw new UsageError(`${startFlag} ${startText} is after ${endFlag} ${endText}: nothing can match`);
+  }
+  return {
+    ...(start !== undefined ? { startDate: new Date(start).toISOString() } : {}),
+    ...(end !== undefined ? { endDate: new Date(end).toISOString() } : {}),
+  };
+}
 
 export const ORDER_FLAG = { flags: '--order <asc|desc>', help: 'sort by date: asc (default) or desc', values: ORDER } as const satisfies FlagDef;
 

@@ -4,7 +4,7 @@ import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
 import { UsageError } from '../base/errors.js';
 import { parseValue, RATING } from '../base/values.js';
-import { queryDates } from '../base/dates.js';
+import { queryDates } from '../core/filters.js';
 import { FEEDBACK, idFrom, isId, messagesOf, pick, records } from '../base/names.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../base/prompts.js';

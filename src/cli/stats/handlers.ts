@@ -2,7 +2,8 @@
 import type { stats as def } from './commands.js';
 import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
-import { queryDates, timeZone } from '../base/dates.js';
+import { timeZone } from '../base/dates.js';
+import { queryDates } from '../core/filters.js';
 import { renderStats } from './render.js';
 import { computeStats, type Granularity } from './compute.js';
 import { parseNumber, sayIfNoChatflow } from '../core/handler-common.js';

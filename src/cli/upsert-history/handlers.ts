@@ -2,7 +2,7 @@
 import type { upsertHistory } from './commands.js';
 import type { Flags } from '../core/command.js';
 import type { Context } from '../core/context.js';
-import { queryDates } from '../base/dates.js';
+import { queryDates } from '../core/filters.js';
 import { plural } from '../render/text.js';
 import { EXIT, UserError, exitCodeOf } from '../base/errors.js';
 import { pick, records, upsertHistoryOf } from '../base/names.js';
