@@ -19,6 +19,7 @@ import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE, t
 import type { AppOptions } from './app.js';
 import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
+import { ingestStreamed, mediaType, NDJSON_TYPE, StreamedBody } from './ndjson.js';
 import { API_PREFIX, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
 import { handlers } from './routes/index.js';
 import { compileValidator } from './validation.js';
@@ -26,7 +27,8 @@ import { compileValidator } from './validation.js';
 export interface InProcessRequest {
   method: string;
   headers: Record<string, string>;
-  body: string | Buffer | undefined;
+  /** A stream only as NDJSON (ndjson.ts), read as it comes. */
+  body: string | Buffer | AsyncIterable<Uint8Array> | undefined;
   /** Aborts the request and its answer (the caller's deadline). */
   signal?: AbortSignal;
 }
@@ -67,7 +69,7 @@ export async function openInProcess(options: InProcessOptions): Promise<InProces
       const { pathname, search } = new URL(url);
       const route = directRoute(request, pathname, search, bodyLimit);
       if (!route) return (await (app ??= injecting(options))).request(pathname + search, request);
-      return abortable(dispatch(route, request, store), request.signal);
+      return abortable(dispatch(route, request, store, bodyLimit), request.signal);
     },
     close: () =>
       (closing ??= (async () => {
@@ -103,6 +105,8 @@ function tableOfPatterns(): Pattern[] {
 
 interface DirectRoute {
   name: RouteName;
+  /** The body is NDJSON, read as it comes. */
+  streamed: boolean;
   params: Record<string, string>;
   query: Record<string, unknown>;
 }
@@ -117,10 +121,14 @@ function directRoute(request: InProcessRequest, pathname: string, search: string
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
   const path = pathname.slice(API_PREFIX.length);
   if (!PLAIN_PATH.test(path)) return undefined;
+  let streamed = false;
   if (body !== undefined) {
-    // Bodies fastify reads as this one does: JSON, within the limit; GET and HEAD take none.
-    if (method === 'GET' || method === 'HEAD' || request.headers['content-type'] !== 'application/json') return undefined;
-    if (body.length === 0 || Buffer.byteLength(body) > bodyLimit) return undefined;
+    // Bodies fastify reads as this one does: JSON, within the limit, or NDJSON on a route that
+    // takes it (checked below); GET and HEAD take none.
+    if (method === 'GET' || method === 'HEAD') return undefined;
+    streamed = mediaType(request.headers['content-type']) === NDJSON_TYPE;
+    if (!streamed && request.headers['content-type'] !== 'application/json') return undefined;
+    if (!streamed && (typeof body !== 'string' && !Buffer.isBuffer(body) || body.length === 0 || Buffer.byteLength(body) > bodyLimit)) return undefined;
   }
   const given = path.split('/').slice(1);
   const matching = (patterns ??= tableOfPatterns()).filter(
@@ -129,14 +137,14 @@ function directRoute(request: InProcessRequest, pathname: string, search: string
   const literal = matching.filter((p) => p.literal);
   const chosen = literal.length ? literal : matching;
   const name = chosen.length === 1 ? chosen[0]!.byMethod.get(method) : undefined;
-  if (!name) return undefined;
+  if (!name || (streamed && !routeTable[name].streamed)) return undefined;
   const params: Record<string, string> = {};
   chosen[0]!.segments.forEach((s, i) => {
     if (s.startsWith(':')) params[s.slice(1)] = given[i]!;
   });
   // (The router's parser: fastify's own, so that repeated and odd parameters mean the same.)
   const query = search.length > 1 ? (parseQuery(search.slice(1)) as Record<string, unknown>) : {};
-  return { name, params, query };
+  return { name, streamed, params, query };
 }
 
 type Validate = ReturnType<typeof compileValidator>;
@@ -164,21 +172,35 @@ class Invalid extends Error {
   }
 }
 
-async function dispatch({ name, params, query }: DirectRoute, request: InProcessRequest, store: InProcessOptions['store']): Promise<InProcessAnswer> {
+/** The chunks of a body given whole or as a stream. */
+async function* chunksOf(body: string | Buffer | AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) yield Buffer.from(body);
+  else yield* body;
+}
+
+async function dispatch(
+  { name, streamed, params, query }: DirectRoute,
+  request: InProcessRequest,
+  store: InProcessOptions['store'],
+  bodyLimit: number,
+): Promise<InProcessAnswer> {
   const spec = routeTable[name];
   try {
-    const body = request.body === undefined ? undefined : parseJsonBody(Buffer.from(request.body));
+    // (No stall limit: the stream is this process's own.)
+    const body = request.body === undefined ? undefined : streamed ? new StreamedBody(chunksOf(request.body), bodyLimit) : parseJsonBody(Buffer.from(request.body as string | Buffer));
     const parts = { params, body, query };
     handlers[name].preValidation?.(parts);
     const validate = validatorsOf(name);
     // fastify's order, each as fastify passes it (a missing part as null).
     for (const [context, check, value] of [
       ['params', validate.params, parts.params],
-      ['body', validate.body, parts.body],
+      // (A streamed body is validated batch by batch, as the array it stands for: ndjson.ts.)
+      ['body', streamed ? undefined : validate.body, parts.body],
       ['querystring', validate.querystring, parts.query],
     ] as const) {
       if (check && !check(value === undefined ? null : value)) throw new Invalid(context, check.errors ?? []);
     }
+    if (body instanceof StreamedBody) return await answerOf({ json: await ingestStreamed(name, { params, query, body, store }) });
     return await answerOf(await perform(name, { ...parts, store } as never));
   } catch (err) {
     const [status, message] =
@@ -309,7 +331,8 @@ async function injecting(options: InProcessOptions): Promise<InProcessService> {
       method: method as 'GET',
       url,
       headers,
-      ...(body === undefined ? {} : { payload: body }),
+      // (A stream as a stream: inject would send any other object as its JSON.)
+      ...(body === undefined ? {} : { payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : process.getBuiltinModule('node:stream').Readable.from(body) }),
       ...(signal ? { signal } : {}),
       // Lists of a million rows go through with backpressure, never whole in memory.
       payloadAsStream: true,
