@@ -1,6 +1,7 @@
 import type { Assistant, AssistantCreate, AssistantDetails, AssistantIngest, AssistantUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, path } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 
 /** Flowise stores and answers `details` as a JSON string: callers always get an object. */
 function parseDetails(details: unknown): AssistantDetails {
@@ -42,6 +43,8 @@ export function assistantsApi(core: HttpCore) {
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (assistants: readonly AssistantIngest[]): Promise<{ affected: number }> =>
       core.postBatches('/assistants/import', assistants),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream('/assistants/import'),
   };
 }
 

@@ -8,6 +8,7 @@ import type {
 } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, path } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 
 /** Flowise answers whole chatflow objects (flow data and all): only id and name are kept. */
 const idAndName = (item: unknown): Chatflow => {
@@ -31,6 +32,8 @@ export function chatflowsApi(core: HttpCore) {
     delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', path`/chatflows/${id}`),
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (chatflows: readonly ChatflowIngest[]): Promise<{ affected: number }> => core.postBatches('/chatflows/import', chatflows),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream('/chatflows/import'),
     // ---- end chatflow definitions
   };
 }

@@ -1,5 +1,6 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
 import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
 import { ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { FeedbackListQuery } from './queries.js';
@@ -35,6 +36,8 @@ export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
      */
     ingest: (feedback: readonly (FeedbackIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches('/feedback/import', feedback),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream('/feedback/import'),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
 import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
 import { millis } from './dates.js';
 import { ChatflowError } from './errors.js';
@@ -88,6 +89,8 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
     ingest: (chatflowId: string, records: readonly (UpsertHistoryIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches(historyPath(chatflowId), records),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(historyPath(chatflowId)),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
 import { type HttpCore, type ListResult, path } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import { ChatflowError } from './errors.js';
 
 /** Flowise echoes a numeric `value` as a number on create; a variable's value is a string. */
@@ -42,6 +43,8 @@ export function variablesApi(core: HttpCore) {
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (variables: readonly VariableIngest[]): Promise<{ affected: number }> =>
       core.postBatches('/variables/import', variables),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream('/variables/import'),
   };
 }
 
