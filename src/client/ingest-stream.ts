@@ -15,7 +15,6 @@ export class IngestStream {
   private lineChars = 0;
   private readonly ready: Buffer[] = [];
   private ended = false;
-  private aborted: Error | undefined;
   private settled: { error: unknown } | undefined;
   /** The request waiting for a chunk. */
   private wantMore: (() => void) | undefined;
@@ -53,12 +52,6 @@ export class IngestStream {
     return this.answer;
   }
 
-  /** Stops the stream: the request fails with `err`, and nothing of the batch in progress is written. */
-  abort(err: Error): void {
-    this.aborted ??= err;
-    this.wake();
-  }
-
   private pack(): void {
     if (this.lines.length === 0) return;
     this.lines.push('');
@@ -83,7 +76,6 @@ export class IngestStream {
 
   private async *chunks(): AsyncGenerator<Uint8Array> {
     for (;;) {
-      if (this.aborted) throw this.aborted;
       const chunk = this.ready.shift();
       if (chunk) {
         if (this.ready.length < CHUNKS_AHEAD) {
