@@ -28,6 +28,5 @@ export const importCommand: CommandDef = {
     'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n' +
     'Variables and assistants are one per name (as with sync and variables set): one whose name the target\n' +
     'has is skipped, with a warning when the target holds that name under another id.\n',
-  bulk: true,
   handler: () => import('../handlers/import.js').then((m) => m.importFile),
 };

@@ -49,8 +49,6 @@ export interface CommandDef {
   /** More help after the examples. */
   notes?: string;
   hidden?: boolean;
-  /** Long work on both sides (import): an embedded service gets a thread of its own. */
-  bulk?: boolean;
   /** Imports the handler: `() => import('../handlers/x.js').then((m) => m.list)`. */
   handler?: () => Promise<Handler>;
   /** A handler that gets the raw program and words; no Output, unknown options allowed. */
