@@ -311,8 +311,12 @@ class Importer {
     run.lastLine = line;
     run.kept?.push({ text: json, line, ...(name === undefined ? {} : { name }) });
     this.progress.add(1);
-    // (A refusal rejects the write: the answer, awaited by endRun, says why.)
-    await run.stream.write(json)?.catch(() => undefined);
+    try {
+      await run.stream.write(json);
+    } catch {
+      // The service answered before the end (a refusal): the run ends here, and says why.
+      if (this.run === run) await this.endRun();
+    }
   }
 
   /** The file's line of the run's record `n` (from 1). */
