@@ -176,7 +176,7 @@ async function routeTableData() {
     Object.entries(table.routeTable).map(([name, entry]) => [name, { ...entry, parts: Object.fromEntries(Object.keys(entry.parts).map((part) => [part, {}])) }]),
   );
   return [
-    ...['API_PREFIX', 'DEFAULT_BODY_LIMIT', 'MAX_PARAM_LENGTH'].map((name) => `export const ${name} = ${JSON.stringify(table[name])};`),
+    ...['DEFAULT_BODY_LIMIT', 'MAX_PARAM_LENGTH'].map((name) => `export const ${name} = ${JSON.stringify(table[name])};`),
     `export const routeTable = ${JSON.stringify(routeTable)};`,
     `export const validatorKey = ${table.validatorKey.toString()};`,
   ].join('\n');

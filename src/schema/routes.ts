@@ -43,13 +43,16 @@ import {
 import { ChatSummary } from './chats.js';
 import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
 import { MAX_INGEST_ITEMS } from './limits.js';
+import { ROUTE_PATHS, type HttpMethod, type RouteName } from './paths.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface RouteSpec {
+/** A route: its method and path (schema/paths.ts) and what this table adds to them. */
+export interface RouteSpec extends RouteDetails {
   method: HttpMethod;
   /** Path below /api/v1, in fastify's `:param` form. */
   path: string;
+}
+
+interface RouteDetails {
   tag: string;
   summary: string;
   params?: TSchema;
@@ -99,11 +102,10 @@ const OneOrMany = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(i
 const Many = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: MAX_INGEST_ITEMS });
 const Pong = Type.String({ examples: ['pong'] });
 
-export const routes = {
-  ping: { method: 'GET', path: '/ping', tag: 'service', summary: 'Liveness check', response: Pong, errors: [], public: true },
+/** What each route is beyond its method and path (which ROUTE_PATHS alone holds: a `path` here fails the compile). */
+const details = {
+  ping: { tag: 'service', summary: 'Liveness check', response: Pong, errors: [], public: true },
   version: {
-    method: 'GET',
-    path: '/version',
     tag: 'service',
     summary: 'Service version',
     response: Type.Object({ version: Type.String() }),
@@ -112,34 +114,34 @@ export const routes = {
   },
 
   createVariable: {
-    method: 'POST', path: '/variables', tag: 'variables', summary: 'Create a variable',
+    tag: 'variables', summary: 'Create a variable',
     body: VariableCreate, response: Variable, errors: [400, 422], invalidStatus: 422,
   },
   listVariables: {
-    method: 'GET', path: '/variables', tag: 'variables', summary: 'List variables, most recently updated first',
+    tag: 'variables', summary: 'List variables, most recently updated first',
     query: Query({ ...Pagination }), response: Type.Array(Variable), errors: [], list: true,
   },
   updateVariable: {
-    method: 'PUT', path: '/variables/:id', tag: 'variables', summary: 'Update a variable (given fields only)',
+    tag: 'variables', summary: 'Update a variable (given fields only)',
     params: IdParam, body: VariableUpdate, response: Variable, errors: [400, 404],
   },
   deleteVariable: {
-    method: 'DELETE', path: '/variables/:id', tag: 'variables', summary: 'Delete a variable',
+    tag: 'variables', summary: 'Delete a variable',
     params: IdParam, response: Affected, errors: [400, 404],
   },
   setVariable: {
-    method: 'POST', path: '/variables/set', tag: 'variables',
+    tag: 'variables',
     summary: 'Update the one variable of this name, or create it when there is none (one transaction: sets at once never make two)',
     body: VariableCreate, response: VariableSet, errors: [400, 409, 422], invalidStatus: 422, extension: true,
   },
   importVariables: {
-    method: 'POST', path: '/variables/import', tag: 'variables',
+    tag: 'variables',
     summary: 'Ingest an array of variables (ids and dates kept; existing ids skipped)',
     body: Many(VariableIngest), response: Affected, errors: [400], extension: true,
   },
 
   listFeedback: {
-    method: 'GET', path: '/feedback/:id', tag: 'feedback', summary: 'List the feedback of a chatflow',
+    tag: 'feedback', summary: 'List the feedback of a chatflow',
     params: ChatflowIdParam,
     query: Query({
       chatId: Type.Optional(FreeId),
@@ -151,48 +153,48 @@ export const routes = {
     response: Type.Array(Feedback), errors: [], list: true,
   },
   createFeedback: {
-    method: 'POST', path: '/feedback', tag: 'feedback', summary: 'Rate a chat message',
+    tag: 'feedback', summary: 'Rate a chat message',
     body: FeedbackCreate, response: Feedback, errors: [400, 404, 409],
   },
   updateFeedback: {
-    method: 'PUT', path: '/feedback/:id', tag: 'feedback', summary: 'Change a rating or its comment',
+    tag: 'feedback', summary: 'Change a rating or its comment',
     params: IdParam, body: FeedbackUpdate, response: Feedback, errors: [400, 404],
   },
   importFeedback: {
-    method: 'POST', path: '/feedback/import', tag: 'feedback',
+    tag: 'feedback',
     summary: 'Ingest an array of feedback (ids and dates kept; existing ids, and messages already rated, skipped)',
     body: Many(FeedbackIngest), response: Affected, errors: [400], extension: true,
   },
 
   createAssistant: {
-    method: 'POST', path: '/assistants', tag: 'assistants', summary: 'Create an assistant',
+    tag: 'assistants', summary: 'Create an assistant',
     body: AssistantCreate, response: Assistant, errors: [400, 422], invalidStatus: 422,
   },
   listAssistants: {
-    method: 'GET', path: '/assistants', tag: 'assistants', summary: 'List assistants',
+    tag: 'assistants', summary: 'List assistants',
     query: Query({ type: Type.Optional(StringEnum(ASSISTANT_TYPES)), ...Pagination }),
     response: Type.Array(Assistant), errors: [], list: true,
   },
   getAssistant: {
-    method: 'GET', path: '/assistants/:id', tag: 'assistants', summary: 'Get an assistant',
+    tag: 'assistants', summary: 'Get an assistant',
     params: IdParam, response: Assistant, errors: [400, 404],
   },
   updateAssistant: {
-    method: 'PUT', path: '/assistants/:id', tag: 'assistants', summary: 'Update an assistant (details are merged)',
+    tag: 'assistants', summary: 'Update an assistant (details are merged)',
     params: IdParam, body: AssistantUpdate, response: Assistant, errors: [400, 404],
   },
   deleteAssistant: {
-    method: 'DELETE', path: '/assistants/:id', tag: 'assistants', summary: 'Delete an assistant',
+    tag: 'assistants', summary: 'Delete an assistant',
     params: IdParam, response: Affected, errors: [400, 404],
   },
   importAssistants: {
-    method: 'POST', path: '/assistants/import', tag: 'assistants',
+    tag: 'assistants',
     summary: 'Ingest an array of assistants (ids and dates kept; existing ids skipped)',
     body: Many(AssistantIngest), response: Affected, errors: [400], extension: true,
   },
 
   listMessages: {
-    method: 'GET', path: '/chatmessage/:id', tag: 'chat messages', summary: 'List the messages of a chatflow',
+    tag: 'chat messages', summary: 'List the messages of a chatflow',
     params: ChatflowIdParam,
     query: Query({
       ...messageFilters,
@@ -203,20 +205,20 @@ export const routes = {
     response: Type.Array(ChatMessage), errors: [], list: true,
   },
   deleteMessages: {
-    method: 'DELETE', path: '/chatmessage/:id', tag: 'chat messages',
+    tag: 'chat messages',
     summary: 'Delete the messages of a chatflow that match the filters (all without filters), with their feedback',
     params: ChatflowIdParam,
     query: Query({ ...messageFilters, hardDelete: Type.Optional(QueryBoolean) }),
     response: Affected, errors: [400, 404],
   },
   ingestMessages: {
-    method: 'POST', path: '/chatmessage/:id', tag: 'chat messages',
+    tag: 'chat messages',
     summary: 'Ingest one message or an array of them (ids and dates kept; existing ids skipped)',
     params: ChatflowIdParam, body: OneOrMany(ChatMessageIngest), response: Affected, errors: [400], extension: true,
   },
 
   listChats: {
-    method: 'GET', path: '/chats/:id', tag: 'chat messages',
+    tag: 'chat messages',
     summary: 'The chats of a chatflow, newest activity first: one summary per chatId of the messages the filters take (a page: 20 unless limit)',
     params: ChatflowIdParam,
     query: Query({
@@ -233,64 +235,68 @@ export const routes = {
   },
 
   listUpsertHistory: {
-    method: 'GET', path: '/upsert-history/:id', tag: 'upsert history', summary: 'List the upsert history of a chatflow',
+    tag: 'upsert history', summary: 'List the upsert history of a chatflow',
     params: ChatflowIdParam,
     query: Query({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
     response: Type.Array(UpsertHistory), errors: [], list: true,
   },
   listAllUpsertHistory: {
-    method: 'GET', path: '/upsert-history', tag: 'upsert history', summary: 'List the upsert history of every chatflow',
+    tag: 'upsert history', summary: 'List the upsert history of every chatflow',
     query: Query({ order: Type.Optional(SortOrderParam), ...DateRange, ...Pagination }),
     response: Type.Array(UpsertHistory), errors: [], list: true,
   },
   deleteUpsertHistory: {
-    method: 'PATCH', path: '/upsert-history/:id', tag: 'upsert history', summary: 'Soft-delete upsert history records by id',
+    tag: 'upsert history', summary: 'Soft-delete upsert history records by id',
     params: ChatflowIdParam, body: UpsertHistoryDelete, response: Affected, errors: [400],
   },
   deleteAnyUpsertHistory: {
-    method: 'PATCH', path: '/upsert-history', tag: 'upsert history', summary: 'Soft-delete upsert history records by id',
+    tag: 'upsert history', summary: 'Soft-delete upsert history records by id',
     body: UpsertHistoryDelete, response: Affected, errors: [400],
   },
   ingestUpsertHistory: {
-    method: 'POST', path: '/upsert-history/:id', tag: 'upsert history',
+    tag: 'upsert history',
     summary: 'Ingest one upsert history record or an array of them (ids and dates kept; existing ids skipped)',
     params: ChatflowIdParam, body: OneOrMany(UpsertHistoryIngest), response: Affected, errors: [400], extension: true,
   },
 
   // ---- chatflow definitions (issue 33)
   listChatflows: {
-    method: 'GET', path: '/chatflows', tag: 'chatflows',
+    tag: 'chatflows',
     summary: 'The chatflows stored (by name), then the ids that only messages, feedback or upsert history name (id and name only)',
     query: Query({ type: Type.Optional(StringEnum(CHATFLOW_TYPES)) }),
     response: Type.Array(ChatflowListItem), errors: [],
   },
   getChatflow: {
-    method: 'GET', path: '/chatflows/:id', tag: 'chatflows', summary: 'Get a chatflow',
+    tag: 'chatflows', summary: 'Get a chatflow',
     params: ChatflowIdParam, response: ChatflowDefinition, errors: [400, 404],
   },
   createChatflow: {
-    method: 'POST', path: '/chatflows', tag: 'chatflows',
+    tag: 'chatflows',
     summary: 'Create a chatflow (flowData as JSON text, or the object itself)',
     body: ChatflowCreate, response: ChatflowDefinition, errors: [400, 422], invalidStatus: 422,
   },
   updateChatflow: {
-    method: 'PUT', path: '/chatflows/:id', tag: 'chatflows', summary: 'Update a chatflow (given fields only)',
+    tag: 'chatflows', summary: 'Update a chatflow (given fields only)',
     params: ChatflowIdParam, body: ChatflowUpdate, response: ChatflowDefinition, errors: [400, 404],
   },
   deleteChatflow: {
-    method: 'DELETE', path: '/chatflows/:id', tag: 'chatflows',
+    tag: 'chatflows',
     summary: "Delete a chatflow's definition (its messages, feedback and upsert history are kept)",
     params: ChatflowIdParam, response: Affected, errors: [400, 404],
   },
   importChatflows: {
-    method: 'POST', path: '/chatflows/import', tag: 'chatflows',
+    tag: 'chatflows',
     summary: 'Ingest an array of chatflows (ids and dates kept; existing ids skipped)',
     body: Many(ChatflowIngest), response: Affected, errors: [400], extension: true,
   },
   // ---- end chatflow definitions
-} as const satisfies Record<string, RouteSpec>;
+} as const satisfies Record<RouteName, RouteDetails>;
 
-export type RouteName = keyof typeof routes;
+export const routes = Object.fromEntries(
+  (Object.keys(ROUTE_PATHS) as RouteName[]).map((name) => [name, { ...ROUTE_PATHS[name], ...details[name] }]),
+) as { [N in RouteName]: (typeof ROUTE_PATHS)[N] & (typeof details)[N] };
+
+export type { RouteName };
 type Field<R, K extends string> = R extends Record<K, infer S extends TSchema> ? Static<S> : undefined;
 export type RouteParams<N extends RouteName> = Field<(typeof routes)[N], 'params'>;
 export type RouteQuery<N extends RouteName> = Field<(typeof routes)[N], 'query'>;

@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX, OPENAPI_PATH } from '../schema/paths.js';
 import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
 import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE } from './answers.js';
 import { keyChecker } from './auth.js';
@@ -11,7 +12,7 @@ import { listingProgress, sendListing } from './listing.js';
 import { ingestStreamed, NDJSON_TYPE, StreamedBody } from './ndjson.js';
 import { openApiDocument } from './openapi.js';
 import { redactUrl } from './request-log.js';
-import { API_PREFIX, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable } from './route-table.js';
+import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable } from './route-table.js';
 import { startRetention, type Retention, type RetentionPolicy } from './retention.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
@@ -254,7 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         });
       }
       const document = openApiDocument({ secured: Boolean(isKey) });
-      api.get('/openapi.json', { schema: { querystring: NO_QUERY } }, async () => document);
+      api.get(OPENAPI_PATH, { schema: { querystring: NO_QUERY } }, async () => document);
     },
     { prefix: API_PREFIX },
   );

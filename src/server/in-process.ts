@@ -20,7 +20,8 @@ import type { AppOptions } from './app.js';
 import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
 import { ingestStreamed, mediaType, NDJSON_TYPE, StreamedBody } from './ndjson.js';
-import { API_PREFIX, DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
+import { API_PREFIX } from '../schema/paths.js';
+import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
 import { handlers } from './routes/index.js';
 import { compileValidator } from './validation.js';
 

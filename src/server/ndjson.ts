@@ -6,12 +6,13 @@
 // for the database). A failure ends the ingest there: the batches before it are written, nothing
 // from the failing batch on is; the answer says which lines those are.
 import { MAX_INGEST_BATCH_BYTES, MAX_INGEST_ITEMS } from '../schema/limits.js';
+import { API_PREFIX } from '../schema/paths.js';
 import type { RouteName } from '../schema/routes.js';
 import { invalidAnswer, perform } from './answers.js';
 import { parseJsonBody } from './body.js';
 import { ServiceError } from './errors.js';
 import { StoreError } from './store/errors.js';
-import { API_PREFIX, routeTable } from './route-table.js';
+import { routeTable } from './route-table.js';
 import type { Store } from './store/types.js';
 import { compileValidator } from './validation.js';
 

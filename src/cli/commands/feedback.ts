@@ -2,7 +2,7 @@
 import type { CommandDef } from '../core/command.js';
 import { BODY_FILE, DATA, PAGE, mutation } from '../core/flags.js';
 import { CHATFLOW, ORDER, RATING } from '../core/values.js';
-import { DATE_FLAGS, ORDER_FLAG } from '../filters.js';
+import { DATE_FLAGS, ORDER_FLAG, filterFlag } from '../filters.js';
 
 const load = () => import('../handlers/feedback.js');
 
@@ -17,7 +17,7 @@ export const feedback: CommandDef = {
       args: [{ name: '<chatflowId>', help: 'chatflow id, or a name only one chatflow has', values: CHATFLOW }],
       flags: [
         ...DATA,
-        { flags: '--chat-id <id>', help: 'one chat' },
+        filterFlag('chatId'),
         { flags: '--sort-order <asc|desc>', help: 'sort by date (same as --order)', values: ORDER },
         ...DATE_FLAGS,
         ORDER_FLAG,
@@ -34,7 +34,7 @@ export const feedback: CommandDef = {
         { flags: '--message-id <id>', help: 'the rated message (its chat and chatflow are filled in)' },
         { flags: '--rating <rating>', help: 'up, down, THUMBS_UP or THUMBS_DOWN', values: RATING },
         { flags: '--content <text>', help: 'a comment' },
-        { flags: '--chat-id <id>', help: 'chat id (checked against the message)' },
+        filterFlag('chatId', 'chat id (checked against the message)'),
         { flags: '--chatflowid <id>', help: 'chatflow id (checked against the message)', values: CHATFLOW },
         BODY_FILE,
         ...mutation(),

@@ -1,11 +1,12 @@
 // `chatflow privacy` (definitions): find and erase one person's conversations.
 import type { CommandDef } from '../core/command.js';
 import { DATA, SCOPE, mutation } from '../core/flags.js';
+import { filterFlag } from '../filters.js';
 
 const WHO = [
   { flags: '--lead-email <address>', help: 'the chats where this address was given as the lead e-mail (compared without regard to case)' },
-  { flags: '--session-id <id>', help: 'the chats of this session' },
-  { flags: '--chat-id <id>', help: 'this chat' },
+  filterFlag('sessionId', 'the chats of this session'),
+  filterFlag('chatId', 'this chat'),
 ];
 
 export const privacy: CommandDef = {

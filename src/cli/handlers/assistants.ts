@@ -7,6 +7,7 @@ import { plural } from '../render/text.js';
 import { ASSISTANTS, find, idOf, isId } from '../names.js';
 import { ASSISTANT_TABLE } from '../render/views.js';
 import { deleteNamed, pageFlags, parseNumber, printDryRun, readJsonFile, type PageFlags } from './common.js';
+import { routeRequest } from '../../schema/paths.js';
 
 
 interface BodyFlags {
@@ -68,7 +69,7 @@ export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
   const details = (body.details ?? {}) as Record<string, unknown>;
   details.name = await requireValue('name', details.name as string | undefined, { prompt: () => askText('Assistant name') });
   body.details = details;
-  if (opts.dryRun) return printDryRun(ctx, 'POST', '/assistants', { body });
+  if (opts.dryRun) return printDryRun(ctx, routeRequest('createAssistant'), { body });
   const created = await (await ctx.client()).assistants.create(body as never).catch(inCredentialWords(body.credential));
   await ctx.print(created, { single: true });
 }
@@ -98,7 +99,7 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give a field flag or --file');
   const client = await ctx.client();
   const id = await idOf(ASSISTANTS, client, idOrName);
-  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/assistants/${id}`, { body });
+  if (opts.dryRun) return printDryRun(ctx, routeRequest('updateAssistant', id), { body });
   // Flowise replaces `details` whole (and refuses one without a name): send the merged object.
   if (body.details !== undefined) body.details = { ...(await client.assistants.get(id)).details, ...(body.details as object) };
   await ctx.print(await client.assistants.update(id, body as never).catch(inCredentialWords(body.credential)), { single: true });
@@ -106,7 +107,7 @@ export async function update(ctx: Context, idOrName: string, opts: BodyFlags): P
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: BodyFlags): Promise<number | void> {
   const client = await ctx.client();
-  return deleteNamed(ctx, ASSISTANTS, idsOrNames, opts, '/assistants', async (id, arg) => {
+  return deleteNamed(ctx, ASSISTANTS, idsOrNames, opts, 'deleteAssistant', async (id, arg) => {
     const { affected } = await client.assistants.delete(id);
     if (affected === 0) throw new UserError(`assistant ${arg} not found`, EXIT.notFound);
   });

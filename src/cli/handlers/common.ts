@@ -5,6 +5,7 @@ import type { Context } from '../core/context.js';
 import { EXIT, UsageError, exitCodeOf } from '../core/errors.js';
 import { readStdin } from '../core/stdin.js';
 import { MAX_PAGE_SIZE } from '../../schema/limits.js';
+import { API_PREFIX, routeRequest, type RouteWithId } from '../../schema/paths.js';
 import { idOf, records, unknownChatflow, type Named } from '../names.js';
 import { canPrompt, confirm } from '../prompts.js';
 import type { ListView } from '../render/list-table.js';
@@ -27,13 +28,12 @@ const namedDryRun = new WeakSet<Context>();
 /** --dry-run: the request that would be sent, as data on stdout; where it would go, once, on stderr. */
 export async function printDryRun(
   ctx: Context,
-  method: string,
-  path: string,
+  { method, path }: { method: string; path: string },
   extra: { query?: Record<string, unknown>; body?: unknown } = {},
 ): Promise<void> {
   const query = Object.fromEntries(Object.entries(extra.query ?? {}).filter(([, v]) => v !== undefined));
   await ctx.print(
-    { method, path: `/api/v1${path}`, ...(Object.keys(query).length ? { query } : {}), ...(extra.body !== undefined ? { body: extra.body } : {}) },
+    { method, path: `${API_PREFIX}${path}`, ...(Object.keys(query).length ? { query } : {}), ...(extra.body !== undefined ? { body: extra.body } : {}) },
     { single: true, idField: 'path' },
   );
   if (namedDryRun.has(ctx)) return;
@@ -191,7 +191,7 @@ export async function deleteNamed<T>(
   kind: Named<T>,
   idsOrNames: readonly string[],
   opts: { yes?: boolean; dryRun?: boolean },
-  route: string,
+  route: RouteWithId,
   del: (id: string, arg: string) => Promise<void>,
 ): Promise<number> {
   const client = await ctx.client();
@@ -200,7 +200,7 @@ export async function deleteNamed<T>(
     noun: kind.noun,
     lookup: async (arg) => idOf(kind, client, arg, all),
     dryRun: async (ids) => {
-      for (const id of ids) await printDryRun(ctx, 'DELETE', `${route}/${id}`);
+      for (const id of ids) await printDryRun(ctx, routeRequest(route, id));
     },
     remove: async (id, arg) => {
       await del(id, arg);

@@ -7,6 +7,7 @@ import { FEEDBACK, idFrom, isId, messagesOf, pick, records } from '../names.js';
 import { FEEDBACK_TABLE } from '../render/views.js';
 import { askText, requireValue, select } from '../prompts.js';
 import { bodyFrom, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
+import { routeRequest } from '../../schema/paths.js';
 
 
 interface ListFlags extends DateFlags, PageFlags {
@@ -49,7 +50,7 @@ export async function create(ctx: Context, opts: BodyFlags): Promise<void> {
     '--rating',
   );
   body.messageId = await messageId(ctx, String(body.messageId), body.chatflowid as string | undefined);
-  if (opts.dryRun) return printDryRun(ctx, 'POST', '/feedback', { body });
+  if (opts.dryRun) return printDryRun(ctx, routeRequest('createFeedback'), { body });
   await ctx.print(await (await ctx.client()).feedback.create(body as never), { single: true });
 }
 
@@ -58,7 +59,7 @@ export async function update(ctx: Context, id: string, opts: BodyFlags): Promise
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --rating, --content or --file');
   const client = await ctx.client();
   id = await idFrom(FEEDBACK, client, id, '<id>');
-  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/feedback/${id}`, { body });
+  if (opts.dryRun) return printDryRun(ctx, routeRequest('updateFeedback', id), { body });
   await ctx.print(await client.feedback.update(id, body), { single: true });
 }
 

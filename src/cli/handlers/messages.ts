@@ -85,7 +85,7 @@ export async function remove(ctx: Context, chatflowId: string, opts: DeleteFlags
   // The request as this server will really get it, and how many messages the same filters list.
   const plan = await planDelete(client, chatflowId, { ...filters, hardDelete: opts.hardDelete ? true : undefined });
   if (opts.dryRun) {
-    await printDryRun(ctx, plan.method, plan.path, { query: plan.query });
+    await printDryRun(ctx, plan, { query: plan.query });
     return ctx.out.note(`${plural(plan.matched, 'message')}${andRatings(plan.ratings)} match`);
   }
   if (plan.matched === 0) return ctx.out.note('No messages match; nothing was deleted.');

@@ -6,6 +6,7 @@ import { EXIT, UserError, exitCodeOf } from '../core/errors.js';
 import { pick, records, upsertHistoryOf } from '../names.js';
 import { UPSERT_HISTORY_TABLE } from '../render/views.js';
 import { bulkDelete, printDryRun, printPageOrStream, sayIfNoChatflow, type PageFlags } from './common.js';
+import { routeRequest } from '../../schema/paths.js';
 
 
 interface ListFlags extends DateFlags, PageFlags {
@@ -41,7 +42,7 @@ export async function remove(ctx: Context, ids: string[], opts: { chatflow?: str
         throw exitCodeOf(err) === EXIT.notFound ? new UserError(`upsert history record ${arg}${of} not found`, EXIT.notFound) : err;
       }
     },
-    dryRun: (found) => printDryRun(ctx, 'PATCH', opts.chatflow ? `/upsert-history/${opts.chatflow}` : '/upsert-history', { body: { ids: found } }),
+    dryRun: (found) => printDryRun(ctx, opts.chatflow ? routeRequest('deleteUpsertHistory', opts.chatflow) : routeRequest('deleteAnyUpsertHistory'), { body: { ids: found } }),
     remove: async (id) => {
       const { affected } = await client.upsertHistory.delete([id], opts.chatflow);
       if (affected === 0) throw new UserError(`upsert history record ${id}${of} not found`, EXIT.notFound);

@@ -7,6 +7,7 @@ import { askText, requireValue } from '../prompts.js';
 import { plural } from '../render/text.js';
 import { VARIABLE_TABLE } from '../render/views.js';
 import { bodyFrom, deleteNamed, printDryRun, printPageOrStream, type PageFlags } from './common.js';
+import { routeRequest } from '../../schema/paths.js';
 
 
 /**
@@ -43,7 +44,7 @@ export async function create(ctx: Context, opts: VariableFlags): Promise<void> {
   const body = await bodyFrom(opts.file, { name: opts.name, value: opts.value, type: opts.type });
   body.name = await requireValue('name', body.name as string | undefined, { prompt: () => askText('Variable name') });
   body.type ??= NEW_TYPE;
-  if (opts.dryRun) return printDryRun(ctx, 'POST', '/variables', { body });
+  if (opts.dryRun) return printDryRun(ctx, routeRequest('createVariable'), { body });
   const created = await (await ctx.client()).variables.create(body as { name: string });
   await ctx.print(created, { single: true });
 }
@@ -53,13 +54,13 @@ export async function update(ctx: Context, idOrName: string, opts: VariableFlags
   if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --value, --type or --file');
   const client = await ctx.client();
   const id = await idOf(VARIABLES, client, idOrName);
-  if (opts.dryRun) return printDryRun(ctx, 'PUT', `/variables/${id}`, { body });
+  if (opts.dryRun) return printDryRun(ctx, routeRequest('updateVariable', id), { body });
   await ctx.print(await client.variables.update(id, body), { single: true });
 }
 
 export async function remove(ctx: Context, idsOrNames: string[], opts: VariableFlags): Promise<number | void> {
   const client = await ctx.client();
-  return deleteNamed(ctx, VARIABLES, idsOrNames, opts, '/variables', (id) => client.variables.delete(id).then(() => undefined));
+  return deleteNamed(ctx, VARIABLES, idsOrNames, opts, 'deleteVariable', (id) => client.variables.delete(id).then(() => undefined));
 }
 
 export async function set(ctx: Context, name: string, value: string, opts: VariableFlags): Promise<void> {
@@ -68,7 +69,7 @@ export async function set(ctx: Context, name: string, value: string, opts: Varia
     // Our service updates or creates in one transaction: commands setting one name at once end
     // with one variable, holding one of their values (a new one `static` unless --type says).
     const body = { name, value, ...(opts.type ? { type: opts.type } : {}) };
-    if (opts.dryRun) return printDryRun(ctx, 'POST', '/variables/set', { body });
+    if (opts.dryRun) return printDryRun(ctx, routeRequest('setVariable'), { body });
     const { variable, created } = await client.variables.set(body).catch((err: unknown) => {
       if ((err as { status?: number }).status === 409) throw new UsageError(`several variables are named ${name}: update one by id with 'chatflow variables update'`);
       throw err;
@@ -86,7 +87,7 @@ export async function set(ctx: Context, name: string, value: string, opts: Varia
   // An existing variable keeps its type unless --type changes it.
   const type = opts.type ?? (target ? undefined : NEW_TYPE);
   const body = { name, value, ...(type ? { type } : {}) };
-  if (opts.dryRun) return printDryRun(ctx, target ? 'PUT' : 'POST', target ? `/variables/${target.id}` : '/variables', { body });
+  if (opts.dryRun) return printDryRun(ctx, target ? routeRequest('updateVariable', target.id) : routeRequest('createVariable'), { body });
   const saved = target ? await client.variables.update(target.id, body) : await client.variables.create(body);
   ctx.out.note(`${target ? 'updated' : 'created'} variable ${name}`);
   await ctx.print(saved, { single: true });
