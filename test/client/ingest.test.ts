@@ -1,10 +1,10 @@
 // The client's ingest: long lists split into requests within its batch bounds, counted in bytes
-// as the server's body limit counts them.
+// as the server's body limit counts them; or records streamed as NDJSON in one request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BATCH, JsonText, createClient } from '../../src/client/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-describe('ingest in batches', () => {
+describe('ingest in batches, and streamed', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ bodyLimit: 4096 });
@@ -44,16 +44,8 @@ describe('ingest in batches', () => {
       await wide.dispose();
     }
   });
-});
 
-describe('a streamed ingest (IngestStream)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ bodyLimit: 4096 });
-  });
-  afterAll(() => server?.dispose());
-
-  it('sends the records as written, in one request of any length, and answers the new ones', async () => {
+  it('a streamed ingest (IngestStream) sends the records as written, in one request of any length, and answers the new ones', async () => {
     const client = createClient({ baseUrl: server.url });
     const stream = client.messages.ingestStream('streamed');
     // Some 3 MB, far over the body limit: each line is within it.
