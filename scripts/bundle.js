@@ -10,8 +10,7 @@
 //   one); the other lazy parts are ES modules, import()ed.
 // - The heavy parts are files of their own, read only when needed: server.cjs (the embedded
 //   service and `serve`), vendor/undici.js (requests through a proxy), vendor/yaml.js, vendor/cli-table3.js
-//   and vendor/inquirer-prompts.js; embedded-worker.js is the worker thread embedded.ts starts by
-//   its path. Tests see from the files loaded that a command did not load them.
+//   and vendor/inquirer-prompts.js. Tests see from the files loaded that a command did not load them.
 // - server.cjs holds what a command answered in its own process runs, with the store's library
 //   (kysely): one file of it starts several times faster than its hundreds of modules. fastify's
 //   app and the schemas (typebox) are app.cjs, fastify with ajv and the rest of its own
@@ -69,7 +68,7 @@ const SERVER = [
   'export { backupDatabase, checkDatabase, restoreDatabase } from "./src/server/store/sqlite-admin.ts";',
   // What app.cjs takes from here (APP_OWN): one copy of each module, so that its errors are the
   // classes the store and the routes throw.
-  ...['answers', 'body', 'listing', 'route-table', 'routing', 'routes/index', 'validation'].map((m) => `export * from "./src/server/${m}.ts";`),
+  ...['answers', 'body', 'listing', 'ndjson', 'route-table', 'routing', 'routes/index', 'validation'].map((m) => `export * from "./src/server/${m}.ts";`),
 ].join('\n');
 /** app.cjs: fastify's app (server/app.ts) and what only it uses; the rest it requires from server.cjs. */
 const APP = 'export { buildApp, startServer } from "./src/server/app.ts";';
@@ -96,8 +95,6 @@ const REDIRECT = [
   [/^yaml$/, 'vendor/yaml.js'],
   [/^cli-table3$/, 'vendor/cli-table3.js'],
   [/^@inquirer\/prompts$/, 'vendor/inquirer-prompts.js'],
-  // (default-db.ts, a path and no library, stays in main.cjs: the bulk commands' main thread needs
-  // it while their worker loads the service.)
   [/\/server\/(app|in-process|open-store|store\/sqlite-admin)\.js$/, 'server.cjs'],
 ];
 const BUNDLED = new Set(['commander', 'chalk', 'undici', 'yaml', 'cli-table3', '@inquirer/prompts']);
@@ -329,7 +326,6 @@ const results = await Promise.all([
     external: external.filter((d) => !SERVICE.has(d)),
     plugins: [plugin(false)],
   }),
-  build({ ...common, entryPoints: { 'embedded-worker': 'src/cli/core/embedded-worker.ts' }, plugins: [plugin(true)] }),
   build({
     ...common,
     entryPoints: Object.fromEntries(Object.keys(LAZY).map((out) => [out, `lazy:${out}`])),

@@ -2,6 +2,7 @@ import type { Assistant, AssistantCreate, AssistantDetails, AssistantIngest, Ass
 import type { RouteQuery } from '../schema/routes.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, ListResult } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 
 /** Flowise stores and answers `details` as a JSON string: callers always get an object. */
 function parseDetails(details: unknown): AssistantDetails {
@@ -43,6 +44,8 @@ export function assistantsApi(core: HttpCore) {
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (assistants: readonly AssistantIngest[]): Promise<{ affected: number }> =>
       core.postBatches(routePath('importAssistants'), assistants),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importAssistants')),
   };
 }
 

@@ -9,6 +9,7 @@ import type {
 import type { RouteQuery } from '../schema/routes.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 
 /** Flowise answers whole chatflow objects (flow data and all): only id and name are kept. */
 const idAndName = (item: unknown): Chatflow => {
@@ -32,6 +33,8 @@ export function chatflowsApi(core: HttpCore) {
     delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', routePath('deleteChatflow', id)),
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (chatflows: readonly ChatflowIngest[]): Promise<{ affected: number }> => core.postBatches(routePath('importChatflows'), chatflows),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importChatflows')),
     // ---- end chatflow definitions
   };
 }

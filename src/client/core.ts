@@ -7,6 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { API_PREFIX } from '../schema/paths.js';
 import { ChatflowError, httpError } from './errors.js';
+import { IngestStream } from './ingest-stream.js';
 import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
 import type { Answer, RequestFn, Transport } from './transport-types.js';
 import { http1Transport, proxyConfigured, undiciTransport } from './transports.js';
@@ -72,6 +73,8 @@ export class JsonText {
 type QueryScalar = string | number | boolean;
 export type QueryInput = Record<string, QueryScalar | readonly QueryScalar[] | null | undefined>;
 
+const NDJSON_TYPE = 'application/x-ndjson';
+
 /** Bytes that count as progress of a streamed list within one timeout (a record counts too). */
 const STREAM_PROGRESS_BYTES = 64 * 1024;
 
@@ -83,6 +86,8 @@ export interface RequestInput {
   body?: unknown;
   /** A body already serialised as JSON (text, or its UTF-8 bytes). */
   json?: string | Buffer;
+  /** A body of NDJSON lines, sent as it comes (an ingest: see postStream). */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 export interface RawResponse {
@@ -395,6 +400,44 @@ export class HttpCore {
     return { affected };
   }
 
+  /**
+   * POSTs NDJSON lines to our service's ingest route as they come, in one request, and answers its
+   * `affected` count. The deadline (CoreOptions.timeoutMs) runs only while the request waits for
+   * the server (to take more of the body, then to answer), not for `chunks` to bring the next.
+   */
+  async postStream(apiPath: string, chunks: AsyncIterable<Uint8Array>): Promise<{ affected: number }> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    };
+    const paced = async function* () {
+      for await (const chunk of chunks) {
+        arm();
+        yield chunk;
+        clearTimeout(timer);
+      }
+      arm();
+    };
+    arm();
+    try {
+      const res = await this.send('POST', apiPath, { stream: paced(), signal: controller.signal });
+      await this.check(res, 'POST', apiPath);
+      const body = this.parse(await this.readText(res, 'POST', apiPath, controller.signal), 'POST', apiPath);
+      const affected = (body as { affected?: unknown } | undefined)?.affected;
+      if (typeof affected !== 'number') throw this.invalid('POST', apiPath, 'has no affected count');
+      return { affected };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** An ingest streamed to `apiPath` (IngestStream), sent by postStream. */
+  ingestStream(apiPath: string): IngestStream {
+    return new IngestStream((chunks) => this.postStream(apiPath, chunks));
+  }
+
   async close(): Promise<void> {
     const pending = this.transport;
     this.transport = undefined;
@@ -439,9 +482,13 @@ export class HttpCore {
     const shown = displayUrl(url);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    let body: string | Buffer | undefined = input.json;
+    let body: string | Buffer | AsyncIterable<Uint8Array> | undefined = input.json;
     if (body === undefined && input.body !== undefined) body = JSON.stringify(input.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (input.stream) {
+      body = input.stream;
+      headers['content-type'] = NDJSON_TYPE;
+    }
     const retryable = IDEMPOTENT.has(method);
 
     for (let attempt = 0; ; attempt++) {

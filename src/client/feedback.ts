@@ -1,6 +1,7 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
 import { ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { FeedbackListQuery } from './queries.js';
@@ -36,6 +37,8 @@ export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
      */
     ingest: (feedback: readonly (FeedbackIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches(routePath('importFeedback'), feedback),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importFeedback')),
   };
 }
 

@@ -34,11 +34,11 @@ export type AnswerHeaders = Record<string, string | string[]>;
 const parseError = (code: string, what: string) => Object.assign(new Error(`Parse Error: ${what}`), { code });
 
 /**
- * A request's head. `host` is the URL's (port included when not the default); a body is sent with
- * its length, never chunked (every body is whole in memory). Throws, as node:http does, on a
- * header that would split the head.
+ * A request's head. `host` is the URL's (port included when not the default); a body whole in
+ * memory is sent with its length, a streamed one (`bodyBytes` 'chunked') in chunks. Throws, as
+ * node:http does, on a header that would split the head.
  */
-export function requestHead(method: string, target: string, host: string, headers: Record<string, string>, bodyBytes: number | undefined): string {
+export function requestHead(method: string, target: string, host: string, headers: Record<string, string>, bodyBytes: number | 'chunked' | undefined): string {
   let head = `${method} ${target} HTTP/1.1\r\n`;
   for (const name in headers) {
     const value = headers[name]!;
@@ -48,7 +48,8 @@ export function requestHead(method: string, target: string, host: string, header
   }
   head += `Host: ${host}\r\nConnection: keep-alive\r\n`;
   const length = bodyBytes ?? (BODILESS.has(method) ? undefined : 0);
-  if (length !== undefined) head += `Content-Length: ${length}\r\n`;
+  if (length === 'chunked') head += 'Transfer-Encoding: chunked\r\n';
+  else if (length !== undefined) head += `Content-Length: ${length}\r\n`;
   return `${head}\r\n`;
 }
 

@@ -91,6 +91,7 @@ export {
   type QueryInput,
   type RawResponse,
 } from './core.js';
+export { IngestStream } from './ingest-stream.js';
 export type { Answer, AnswerBody, RequestFn, RequestOptions } from './transport-types.js';
 export type { Credential } from './credentials.js';
 export type { FeedbackListQuery } from './feedback.js';

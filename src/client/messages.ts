@@ -3,6 +3,7 @@ import type { ChatMessage, ChatMessageIngest, Feedback } from '../schema/resourc
 import { ChatFeedbackGuard, type RatedChat } from './chat-feedback.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult, QueryInput } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import type { FramedChunk } from './jsonStream.js';
 import type { Dialect, ListPlan } from './dialect/index.js';
 import { ChatflowError } from './errors.js';
@@ -209,6 +210,8 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
     ingest: (chatflowId: string, messages: readonly (ChatMessageIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches(routePath('ingestMessages', chatflowId), messages),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(routePath('ingestMessages', chatflowId)),
   };
 }
 

@@ -5,8 +5,9 @@
 export interface RequestOptions {
   method: string;
   headers: Record<string, string>;
-  body: string | Buffer | undefined;
-  /** The longest wait for the answer's headers, from the request's start. */
+  /** A body whole, or streamed (an NDJSON ingest: sent as it comes, chunked). */
+  body: string | Buffer | AsyncIterable<Uint8Array> | undefined;
+  /** The longest wait for the answer's headers, from the request's start (a streamed body's last chunk). */
   headersTimeout: number;
   /** The longest wait for the next chunk of the body while the reader waits for it. */
   bodyTimeout: number;

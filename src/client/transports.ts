@@ -59,7 +59,8 @@ class Exchange implements AnswerBody {
   /** Read to its end, or destroyed. */
   private finished = false;
   private wake: (() => void) | undefined;
-  private readonly headersTimer: NodeJS.Timeout;
+  private headersTimer: NodeJS.Timeout | undefined;
+  private readonly headersTimeout: number;
   /** How long the server keeps the connection open between requests, when it says (-1: too short to reuse). */
   private idleMs = 0;
   // (Not the request's options: they hold its body, which an import's batches need not keep.)
@@ -88,7 +89,8 @@ class Exchange implements AnswerBody {
       },
       body: (piece) => this.chunks.push(piece),
     });
-    this.headersTimer = setTimeout(() => this.fail(timeoutError(HEADERS_TIMEOUT, 'headers', options.headersTimeout)), options.headersTimeout);
+    this.headersTimeout = options.headersTimeout;
+    this.armHeaders();
     socket.on('data', this.onData).on('end', this.onEnd).on('error', this.fail).on('close', this.onClose);
     this.bodyTimeout = options.bodyTimeout;
     this.signal = options.signal;
@@ -144,6 +146,57 @@ class Exchange implements AnswerBody {
     // connection serves another once the rest is written, as node:http's agent has it.
     else if (!this.sent) this.reuseWhenSent = true;
     else this.giveBack(socket.off('error', ignore), this.idleMs);
+  }
+
+  /** The answer's headers are due within headersTimeout from now. */
+  private armHeaders(): void {
+    clearTimeout(this.headersTimer);
+    if (this.answered) return;
+    this.headersTimer = setTimeout(() => this.fail(timeoutError(HEADERS_TIMEOUT, 'headers', this.headersTimeout)), this.headersTimeout);
+  }
+
+  /**
+   * A streamed body, in HTTP chunks as it comes, at the connection's pace; the deadline of the
+   * answer's headers runs while the server has a chunk to take, and after the last (not while the
+   * stream is awaited, the caller's time). It stops when the answer is over (a server that
+   * answers before the end, a refusal, says so and closes), and fails the exchange when the
+   * stream fails.
+   */
+  async writeChunked(body: AsyncIterable<Uint8Array>): Promise<void> {
+    const { socket } = this;
+    const chunks = body[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        clearTimeout(this.headersTimer);
+        const next = await chunks.next();
+        if (this.answered || this.over) {
+          await chunks.return?.();
+          return;
+        }
+        if (next.done) break;
+        const chunk = next.value;
+        this.armHeaders();
+        if (chunk.length === 0) continue;
+        socket.cork();
+        socket.write(`${chunk.length.toString(16)}\r\n`, 'latin1');
+        socket.write(chunk);
+        const room = socket.write('\r\n', 'latin1');
+        socket.uncork();
+        if (!room && !this.answered && !this.over) {
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              socket.off('drain', go).off('close', go);
+              resolve();
+            };
+            socket.on('drain', go).on('close', go);
+          });
+        }
+      }
+      this.armHeaders();
+      socket.write('0\r\n\r\n', 'latin1', this.written);
+    } catch (err) {
+      this.fail(err as Error);
+    }
   }
 
   /** The write callback of the request's last part. */
@@ -314,11 +367,17 @@ export function http1Transport(opts: { socketPath?: string } = {}): Transport {
       }
       const u = new URL(url);
       const { method, body } = options;
-      const head = requestHead(method, `${u.pathname}${u.search}`, u.host, options.headers, body === undefined ? undefined : Buffer.byteLength(body));
+      const whole = body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
+      const head = requestHead(method, `${u.pathname}${u.search}`, u.host, options.headers, whole ? (body === undefined ? undefined : Buffer.byteLength(body)) : 'chunked');
       const key = `${u.protocol}//${u.host}`;
       const socket = pool.take(key) ?? connect(u);
       // (It listens on the socket from here on, and settles the promise.)
       const exchange = new Exchange(socket, method, options, resolve, reject, (s, idleMs) => pool.put(key, s, idleMs));
+      if (!whole) {
+        socket.write(head, 'latin1');
+        void exchange.writeChunked(body);
+        return;
+      }
       // One write of head and body: a large body (an import's batch) is queued by reference, not copied.
       const hasBody = body !== undefined && body.length > 0;
       socket.cork();
@@ -347,7 +406,14 @@ export async function undiciTransport(opts: { dispatcher?: Dispatcher; connectTi
   const own = opts.dispatcher ? undefined : new undici.EnvHttpProxyAgent({ connect: { timeout: opts.connectTimeoutMs } });
   const dispatcher = opts.dispatcher ?? own!;
   return {
-    request: (url, options) => undici.request(url, { ...options, method: options.method as Dispatcher.HttpMethod, dispatcher }),
+    request: (url, { body, ...options }) =>
+      undici.request(url, {
+        ...options,
+        // (A streamed body as a stream, which undici sends chunked.)
+        body: body === undefined || typeof body === 'string' || Buffer.isBuffer(body) ? body : process.getBuiltinModule('node:stream').Readable.from(body),
+        method: options.method as Dispatcher.HttpMethod,
+        dispatcher,
+      }),
     close: async () => {
       await own?.close();
     },

@@ -2,6 +2,7 @@ import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js'
 import { DEFAULT_PAGE_SIZE } from '../schema/limits.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
 import { millis } from './dates.js';
 import { ChatflowError } from './errors.js';
@@ -91,6 +92,8 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
     ingest: (chatflowId: string, records: readonly (UpsertHistoryIngest | JsonText)[]): Promise<{ affected: number }> =>
       core.postBatches(routePath('ingestUpsertHistory', chatflowId), records),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(routePath('ingestUpsertHistory', chatflowId)),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpd
 import type { RouteQuery } from '../schema/routes.js';
 import { routePath } from '../schema/paths.js';
 import type { HttpCore, ListResult } from './core.js';
+import type { IngestStream } from './ingest-stream.js';
 import { ChatflowError } from './errors.js';
 
 /** Flowise echoes a numeric `value` as a number on create; a variable's value is a string. */
@@ -43,6 +44,8 @@ export function variablesApi(core: HttpCore) {
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (variables: readonly VariableIngest[]): Promise<{ affected: number }> =>
       core.postBatches(routePath('importVariables'), variables),
+    /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importVariables')),
   };
 }
 

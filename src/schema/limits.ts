@@ -12,3 +12,9 @@ export const CHATS_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 1000;
 /** Keeps the row offset, (page - 1) × limit, a safe integer that every database takes. */
 export const MAX_PAGE = 1_000_000_000;
+
+/**
+ * A streamed (NDJSON) ingest commits its lines MAX_INGEST_ITEMS at a time, and at most this many
+ * bytes of them: what the service holds of a stream at once.
+ */
+export const MAX_INGEST_BATCH_BYTES = 32 * 1024 * 1024;

@@ -10,9 +10,10 @@ import { keyChecker } from './auth.js';
 import { matchRoute, validateRequest } from './routing.js';
 import { parseJsonBody } from './body.js';
 import { listingProgress, sendListing } from './listing.js';
+import { ingestStreamed, NDJSON_TYPE, StreamedBody } from './ndjson.js';
 import { openApiDocument } from './openapi.js';
 import { redactUrl } from './request-log.js';
-import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH } from './route-table.js';
+import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable } from './route-table.js';
 import { startRetention, type Retention, type RetentionPolicy } from './retention.js';
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
@@ -45,13 +46,22 @@ export interface ServerOptions extends AppOptions {
 interface RouteConfig {
   public?: boolean;
   invalidStatus?: number;
+  /** Takes its records as NDJSON too (ndjson.ts). */
+  streamed?: boolean;
 }
 
 export { MAX_JSON_DEPTH } from './body.js';
 
+/**
+ * Connections carrying a streamed ingest: its body may take longer than a request may (node's
+ * requestTimeout), as long as it keeps coming (the ingest's own stall limit, ndjson.ts).
+ */
+const streaming = new WeakSet<Socket>();
+
 /** Requests node's HTTP parser rejects (or that time out) get the JSON error body too. */
 function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && streaming.has(socket)) return;
   const [statusCode, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'the request did not arrive in time']
@@ -114,8 +124,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       errorBody(reply, error.statusCode ?? 400, error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message),
   });
   app.setValidatorCompiler(compileValidator);
-  // JSON is the only body there is: any other content type is 415 (errorAnswer).
+  // JSON is the body there is, and NDJSON on the routes that take records in bulk: any other
+  // content type is 415 (errorAnswer).
   app.removeAllContentTypeParsers();
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  app.addContentTypeParser(NDJSON_TYPE, (request, payload, done) => {
+    if (!(request.routeOptions.config as RouteConfig).streamed) {
+      done(Object.assign(new Error('NDJSON'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+      return;
+    }
+    streaming.add(request.raw.socket);
+    // Read as it comes, by the route (ndjson.ts): a line at most as long as a body may be.
+    done(null, new StreamedBody(payload, bodyLimit, requestMs));
+  });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
       done(null, parseJsonBody(body as Buffer));
@@ -188,10 +209,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       for (const [name, spec] of Object.entries(routes) as [RouteName, RouteSpec][]) {
         const handler = handlers[name] as RouteHandler<RouteName>;
+        const streamed = routeTable[name].streamed;
         api.route({
           method: spec.method,
           url: spec.path,
-          config: { public: spec.public, invalidStatus: spec.invalidStatus } satisfies RouteConfig,
+          config: { public: spec.public, invalidStatus: spec.invalidStatus, streamed } satisfies RouteConfig,
           // Validated as the in-process dispatcher validates (routing.ts), not by fastify's schemas.
           preValidation: (request, _reply, done) => {
             try {
@@ -203,6 +225,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             }
           },
           handler: async (request, reply) => {
+            if (request.body instanceof StreamedBody) {
+              // (The answer may come before the whole body, which the connection then does not carry on.)
+              reply.header('connection', 'close');
+              return ingestStreamed(name, { params: request.params, query: request.query, body: request.body, store });
+            }
             const outcome = await perform(name, { params: request.params as never, query: request.query as never, body: request.body as never, store });
             if ('list' in outcome) return sendListing(reply, outcome.list);
             if ('text' in outcome) return reply.type(TEXT_TYPE).send(outcome.text);

@@ -22,12 +22,14 @@ import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
 import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable } from './route-table.js';
 import { DOCUMENT_ROUTE, Invalid, matchRoute, validateRequest } from './routing.js';
+import { ingestStreamed, mediaType, NDJSON_TYPE, StreamedBody } from './ndjson.js';
 import { handlers } from './routes/index.js';
 
 export interface InProcessRequest {
   method: string;
   headers: Record<string, string>;
-  body: string | Buffer | undefined;
+  /** A stream only as NDJSON (ndjson.ts), read as it comes. */
+  body: string | Buffer | AsyncIterable<Uint8Array> | undefined;
   /** Aborts the request and its answer (the caller's deadline). */
   signal?: AbortSignal;
 }
@@ -68,7 +70,7 @@ export async function openInProcess(options: InProcessOptions): Promise<InProces
       const { pathname, search } = new URL(url);
       const route = directRoute(request, pathname, search, bodyLimit);
       if (!route) return (await (app ??= injecting(options))).request(pathname + search, request);
-      return abortable(dispatch(route, request, store), request.signal);
+      return abortable(dispatch(route, request, store, bodyLimit), request.signal);
     },
     close: () =>
       (closing ??= (async () => {
@@ -85,6 +87,8 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 
 interface DirectRoute {
   name: RouteName;
+  /** The body is NDJSON, read as it comes. */
+  streamed: boolean;
   params: Record<string, string>;
   query: Record<string, unknown>;
 }
@@ -99,27 +103,44 @@ function directRoute(request: InProcessRequest, pathname: string, search: string
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
   const path = pathname.slice(API_PREFIX.length);
   if (!PLAIN_PATH.test(path)) return undefined;
+  let streamed = false;
   if (body !== undefined) {
-    // Bodies fastify reads as this one does: JSON, within the limit; GET and HEAD take none.
-    if (method === 'GET' || method === 'HEAD' || request.headers['content-type'] !== 'application/json') return undefined;
-    if (body.length === 0 || Buffer.byteLength(body) > bodyLimit) return undefined;
+    // Bodies fastify reads as this one does: JSON, within the limit, or NDJSON on a route that
+    // takes it (checked below); GET and HEAD take none.
+    if (method === 'GET' || method === 'HEAD') return undefined;
+    streamed = mediaType(request.headers['content-type']) === NDJSON_TYPE;
+    if (!streamed && request.headers['content-type'] !== 'application/json') return undefined;
+    if (!streamed && (typeof body !== 'string' && !Buffer.isBuffer(body) || body.length === 0 || Buffer.byteLength(body) > bodyLimit)) return undefined;
   }
   const match = matchRoute(method, path);
   if (method === 'HEAD' || !match || !('route' in match) || match.route === DOCUMENT_ROUTE) return undefined;
   const { route: name, params } = match;
-  if (Object.values(params).some((p) => p.length > MAX_PARAM_LENGTH)) return undefined;
+  if (Object.values(params).some((p) => p.length > MAX_PARAM_LENGTH) || (streamed && !routeTable[name].streamed)) return undefined;
   // (The router's parser: fastify's own, so that repeated and odd parameters mean the same.)
   const query = search.length > 1 ? (parseQuery(search.slice(1)) as Record<string, unknown>) : {};
-  return { name, params, query };
+  return { name, streamed, params, query };
 }
 
-async function dispatch({ name, params, query }: DirectRoute, request: InProcessRequest, store: InProcessOptions['store']): Promise<InProcessAnswer> {
+/** The chunks of a body given whole or as a stream. */
+async function* chunksOf(body: string | Buffer | AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) yield Buffer.from(body);
+  else yield* body;
+}
+
+async function dispatch(
+  { name, streamed, params, query }: DirectRoute,
+  request: InProcessRequest,
+  store: InProcessOptions['store'],
+  bodyLimit: number,
+): Promise<InProcessAnswer> {
   const spec = routeTable[name];
   try {
-    const body = request.body === undefined ? undefined : parseJsonBody(Buffer.from(request.body));
+    // (No stall limit: the stream is this process's own.)
+    const body = request.body === undefined ? undefined : streamed ? new StreamedBody(chunksOf(request.body), bodyLimit) : parseJsonBody(Buffer.from(request.body as string | Buffer));
     const parts = { params, body, query };
     handlers[name].preValidation?.(parts);
     validateRequest(name, parts);
+    if (body instanceof StreamedBody) return await answerOf({ json: await ingestStreamed(name, { params, query, body, store }) });
     return await answerOf(await perform(name, { ...parts, store } as never));
   } catch (err) {
     const [status, message] =
@@ -250,7 +271,8 @@ async function injecting(options: InProcessOptions): Promise<InProcessService> {
       method: method as 'GET',
       url,
       headers,
-      ...(body === undefined ? {} : { payload: body }),
+      // (A stream as a stream: inject would send any other object as its JSON.)
+      ...(body === undefined ? {} : { payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : process.getBuiltinModule('node:stream').Readable.from(body) }),
       ...(signal ? { signal } : {}),
       // Lists of a million rows go through with backpressure, never whole in memory.
       payloadAsStream: true,

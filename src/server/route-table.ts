@@ -20,10 +20,18 @@ export interface RouteEntry {
   path: string;
   /** Streamed as a list (see RouteSpec). */
   list: boolean;
+  /** Its body may be an array of records: it takes them as NDJSON too (ndjson.ts). */
+  streamed: boolean;
   invalidStatus?: number;
   /** The parts it validates, each with its schema (in the bundle an empty object: precompiled.ts has their validators). */
   parts: Partial<Record<HttpPart, object>>;
 }
+
+/** A body schema that is an array, or one of its shapes is (TypeBox's Union is `anyOf`). */
+const takesArray = (schema: object | undefined): boolean => {
+  const s = schema as { type?: unknown; anyOf?: object[] } | undefined;
+  return s?.type === 'array' || Boolean(s?.anyOf?.some(takesArray));
+};
 
 export const routeTable = Object.fromEntries(
   (Object.entries(routes) as [RouteName, RouteSpec][]).map(([name, spec]) => [
@@ -32,6 +40,7 @@ export const routeTable = Object.fromEntries(
       method: spec.method,
       path: spec.path,
       list: Boolean(spec.list),
+      streamed: takesArray(spec.body),
       ...(spec.invalidStatus ? { invalidStatus: spec.invalidStatus } : {}),
       parts: { ...(spec.params ? { params: spec.params } : {}), ...(spec.body ? { body: spec.body } : {}), querystring: spec.query ?? NO_QUERY },
     } satisfies RouteEntry,

@@ -4,6 +4,7 @@
 import { API_PREFIX, OPENAPI_PATH, ROUTE_PATHS, type RouteName } from '../schema/paths.js';
 import { routeTable, type HttpPart } from './route-table.js';
 import { compileValidator } from './validation.js';
+import { StreamedBody } from './ndjson.js';
 
 /** The OpenAPI document's route: served beside the table's, not one of them. */
 export const DOCUMENT_ROUTE = 'openApiDocument';
@@ -106,6 +107,8 @@ export function validateRequest(name: RouteName, parts: { params: unknown; body:
     ['body', parts.body],
     ['querystring', parts.query],
   ] as const) {
+    // (A streamed body is validated batch by batch, as the array it stands for: ndjson.ts.)
+    if (value instanceof StreamedBody) continue;
     const check = validate[context];
     if (check && !check(value === undefined ? null : value)) throw new Invalid(context, check.errors ?? []);
   }

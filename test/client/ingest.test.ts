@@ -1,10 +1,10 @@
 // The client's ingest: long lists split into requests within its batch bounds, counted in bytes
-// as the server's body limit counts them.
+// as the server's body limit counts them; or records streamed as NDJSON in one request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BATCH, JsonText, createClient } from '../../src/client/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-describe('ingest in batches', () => {
+describe('ingest in batches, and streamed', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ bodyLimit: 4096 });
@@ -43,5 +43,34 @@ describe('ingest in batches', () => {
     } finally {
       await wide.dispose();
     }
+  });
+
+  it('a streamed ingest (IngestStream) sends the records as written, in one request of any length, and answers the new ones', async () => {
+    const client = createClient({ baseUrl: server.url });
+    const stream = client.messages.ingestStream('streamed');
+    // Some 3 MB, far over the body limit: each line is within it.
+    for (let i = 0; i < 6000; i++) await stream.write(JSON.stringify({ id: `s-${i}`, role: 'userMessage', content: `${i} ${'中'.repeat(150)}` }));
+    expect(await stream.end()).toEqual({ affected: 6000 });
+    expect((await client.messages.list('streamed')).items).toHaveLength(6000);
+    await client.close();
+  });
+
+  it("a refusal while the client still writes: the service's answer, not a broken connection, and the writes stop", async () => {
+    const client = createClient({ baseUrl: server.url });
+    const stream = client.messages.ingestStream('refused');
+    await stream.write(JSON.stringify({ id: 'r-0', role: 'robot' }));
+    let written = 1;
+    let stopped: unknown;
+    try {
+      // Far more than the connection holds: a write waits once the service stops reading.
+      for (; written < 200_000; written++) await stream.write(JSON.stringify({ id: `r-${written}`, role: 'userMessage', content: 'x'.repeat(100) }));
+    } catch (err) {
+      stopped = err;
+    }
+    expect(written).toBeLessThan(200_000);
+    expect(stopped).toMatchObject({ kind: 'http', status: 400 });
+    await expect(stream.end()).rejects.toMatchObject({ kind: 'http', status: 400, serverMessage: expect.stringContaining('line 1: role must be one of') });
+    expect((await client.messages.list('refused')).items).toEqual([]);
+    await client.close();
   });
 });

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../../src/server/app.js';
+import { startServer, type AppOptions, type RunningServer } from '../../src/server/app.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Store } from '../../src/server/store/types.js';
 
@@ -21,13 +21,16 @@ export interface TestServerOptions {
   /** Reuse a directory (to restart on the same database file). */
   dir?: string;
   store?: Store;
+  timeouts?: AppOptions['timeouts'];
+  log?: AppOptions['log'];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'chatflow-test-'));
   const dbPath = join(dir, 'chatflow.db');
   const store = options.store ?? (await openSqliteStore(dbPath));
-  const server = await startServer({ store, port: 0, apiKeys: options.apiKeys, bodyLimit: options.bodyLimit });
+  const { apiKeys, bodyLimit, timeouts, log } = options;
+  const server = await startServer({ store, port: 0, apiKeys, bodyLimit, timeouts, log });
   return {
     ...server,
     api: `${server.url}/api/v1`,

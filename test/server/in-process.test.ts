@@ -23,6 +23,7 @@ type Send = (method: string, path: string, body?: string, headers?: Record<strin
 
 const API = '/api/v1';
 const json = { 'content-type': 'application/json' };
+const ndjson = { 'content-type': 'application/x-ndjson' };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const INSTANT = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 
@@ -94,6 +95,14 @@ const REQUESTS: [method: string, path: string, body?: unknown, headers?: Record<
   ['GET', '/upsert-history'],
   ['PATCH', '/upsert-history', { ids: ['00000000-0000-4000-8000-000000000000'] }],
   ['PATCH', '/upsert-history', { ids: 'one' }],
+  // The ingest routes' NDJSON form (server/ndjson.ts), streamed in this process too.
+  ['POST', '/chatmessage/flow3', '{"role":"userMessage","content":"a"}\r\n\n{"role":"apiMessage","content":"b"}', ndjson],
+  ['POST', '/chatmessage/flow3', '{"role":"userMessage"}\n{"role":"robot"}\n', ndjson],
+  ['POST', '/chatmessage/flow3', '{"role":\n', ndjson],
+  ['POST', '/chatmessage/flow3', '', ndjson],
+  ['POST', '/variables/import', '{"name":"NDJSON"}\n', ndjson],
+  ['POST', '/variables', '{"name":"NDJSON"}\n', ndjson],
+  ['GET', '/chatmessage/flow3'],
   ['DELETE', '/chatmessage/flow2'],
   ['DELETE', '/chatmessage/flow1?sessionId=s2'],
   ['DELETE', '/variables/{id}'],

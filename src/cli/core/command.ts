@@ -21,8 +21,6 @@ export interface CommandDef {
   /** More help after the examples. */
   readonly notes?: string;
   readonly hidden?: boolean;
-  /** Long work on both sides (import): an embedded service gets a thread of its own. */
-  readonly bulk?: boolean;
   /** The handler gets the raw program and words; no Output, unknown options allowed (`__complete`). */
   readonly bare?: boolean;
   readonly commands?: readonly CommandDef[];

@@ -85,8 +85,6 @@ export interface ClientOptions {
   trace?: (line: string) => void;
   /** Warnings (the embedded database open to other users). */
   warn?: (message: string) => void;
-  /** Long work on both sides (import): an embedded service gets a thread of its own. */
-  bulk?: boolean;
   /** Retries of idempotent requests (the client's default when not given). */
   retries?: number;
 }
@@ -113,12 +111,11 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
     return { client, where: target.url, embedded: false, close: () => client.close() };
   }
   const { exposedDatabase, startEmbedded } = await import('./embedded.js');
-  const embedded = await startEmbedded({ thread: opts.bulk === true });
+  const embedded = await startEmbedded();
   const exposed = exposedDatabase(embedded.dbPath);
   if (exposed) opts.warn?.(exposed);
-  const where = 'url' in embedded ? embedded.url : EMBEDDED_ORIGIN;
-  opts.trace?.(`embedded service ${embedded.where} (database ${embedded.dbPath})`);
-  const client = createClient({ baseUrl: where, ...('url' in embedded ? { apiKey: embedded.apiKey } : { request: embedded.request }), ...base, batch: embedded.batch, server: 'chatflow' });
+  opts.trace?.(`embedded service in this process (database ${embedded.dbPath})`);
+  const client = createClient({ baseUrl: EMBEDDED_ORIGIN, request: embedded.request, ...base, batch: embedded.batch, server: 'chatflow' });
   return {
     client,
     where: 'embedded',

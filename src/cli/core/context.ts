@@ -28,8 +28,6 @@ export class Context {
   constructor(
     readonly flags: GlobalFlags,
     readonly out: Output,
-    /** The command's work is long (CommandDef.bulk). */
-    private readonly bulk = false,
   ) {}
 
   timeoutMs(): number {
@@ -55,9 +53,9 @@ export class Context {
     return `on the local database ${shownPath(defaultDbPath())}`;
   }
 
-  /** The client; for a bulk command (import) an embedded service gets a thread of its own. */
+  /** The client (made on first use).  */
   async client(): Promise<ChatflowClient> {
-    return (await (this.session ??= this.open(this.bulk))).client;
+    return (await (this.session ??= this.open())).client;
   }
 
   /** Whether the client talks to the embedded service (known once `client()` has answered). */
@@ -65,10 +63,10 @@ export class Context {
     return this.session ? (await this.session).embedded : false;
   }
 
-  private async open(bulk: boolean): Promise<Session> {
+  private async open(): Promise<Session> {
     const ms = this.timeoutMs();
     const conn = await this.connection();
-    return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, warn: (w) => this.out.warn(w), bulk });
+    return openSession(conn, { timeoutMs: ms, trace: this.out.debug ? this.out.trace : undefined, warn: (w) => this.out.warn(w) });
   }
 
   print(records: ListSource | object, opts?: PrintOptions): Promise<number> {

@@ -99,7 +99,7 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
   out.words = wordsOf(def, cmd);
   // (A config that others can read, holding a key: one line on stderr, whichever read found it.)
   onConfigWarning((w) => out.warn(w));
-  const ctx = new Context(flags, out, def.bulk === true);
+  const ctx = new Context(flags, out);
   try {
     checked(cmd, flags, args, valueSets);
     await resolved(ctx, cmd, flags, args, valueSets);

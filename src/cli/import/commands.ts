@@ -28,5 +28,4 @@ export const importCommand = command({
     'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n' +
     'Variables and assistants are one per name (as with sync and variables set): one whose name the target\n' +
     'has is skipped, with a warning when the target holds that name under another id.\n',
-  bulk: true,
 });

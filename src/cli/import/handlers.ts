@@ -1,13 +1,17 @@
 // `chatflow import` handler: the lines of an export (../export/lines.ts) into our service, through its ingest
-// routes, in batches that are each one transaction. Ids and dates are kept and existing ids are
-// skipped, so an import can be run again. A bad line stops the import before anything of its
-// batch is sent (`--continue-on-error` skips it instead); the file is read as it goes, never whole.
+// routes: each run of records of one resource (and chatflow) one streamed NDJSON request, which the
+// service commits batch by batch as it arrives. Ids and dates are kept and existing ids are
+// skipped, so an import can be run again. A bad line stops the import there, the lines before it
+// written (`--continue-on-error` skips it instead); the file is read as it goes, never
+// whole, and nothing of it is held but the line being read (and, with --continue-on-error, the
+// records of one batch, to send them again without a refused one).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { ChatflowError, DEFAULT_BATCH, JsonText, type ChatflowClient } from '../../client/index.js';
+import { ChatflowError, DEFAULT_BATCH, type ChatflowClient, type IngestStream } from '../../client/index.js';
 import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { importCommand } from './commands.js';
 import type { Flags } from '../core/command.js';
+import { MAX_INGEST_ITEMS } from '../../schema/limits.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, messageOf } from '../base/errors.js';
 import { isObject, parseObject } from '../base/json-object.js';
@@ -27,18 +31,26 @@ interface Line {
   dataText?: string;
 }
 
-interface Batch {
+/**
+ * The records of one resource (and chatflow) in a row of the file: one streamed request to the
+ * service, which commits them batch by batch (client IngestStream).
+ */
+interface Run {
   resource: Resource;
   chatflowid: string | undefined;
-  /** Variables and assistants as objects (their names are looked at); other records as JSON text. */
-  items: (Data | JsonText)[];
-  /** The line number of each item. */
-  lines: number[];
-  bytes: number;
+  stream: IngestStream;
+  /** Records written to it. */
+  records: number;
+  /**
+   * Which line of the file each record is: where a record's line is not the one before it plus
+   * one, its number in the stream (from 1) and its line, in pairs.
+   */
+  jumps: number[];
+  lastLine: number;
+  /** With --continue-on-error: each record's text and line, to be sent again without a refused one. */
+  kept?: { text: string; line: number; name?: string }[];
 }
 
-/** Batches sent at once (each is its own transaction: their order within one resource does not matter). */
-const MAX_IN_FLIGHT = 2;
 /** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
 const MAX_REPORTED = 100;
 
@@ -160,97 +172,38 @@ async function knownNames(client: ChatflowClient, resource: NamedResource): Prom
   return known;
 }
 
-async function sendNamed(
-  client: ChatflowClient,
-  batch: Batch & { resource: NamedResource },
-  known: Map<string, string>,
-  clash: (line: number, why: string) => void,
-): Promise<{ affected: number }> {
-  const fresh: Data[] = [];
-  const claimed: string[] = [];
-  for (const [i, item] of (batch.items as Data[]).entries()) {
-    const name = nameOf(batch.resource, item);
-    const held = name === undefined ? undefined : known.get(name);
-    if (name === undefined || held === undefined) {
-      fresh.push(item);
-      // Claimed before sending: a batch in flight beside this one must not send the name again.
-      if (name !== undefined) {
-        known.set(name, String(item.id ?? ''));
-        claimed.push(name);
-      }
-    } else if (held !== item.id) {
-      clash(batch.lines[i]!, `${NOUN[batch.resource]} ${JSON.stringify(name)}: the target has one of that name (id ${held}); skipped, one ${NOUN[batch.resource]} per name`);
-    }
-  }
-  if (fresh.length === 0) return { affected: 0 };
-  try {
-    return await (batch.resource === 'variables' ? client.variables.ingest(fresh as never) : client.assistants.ingest(fresh as never));
-  } catch (err) {
-    for (const name of claimed) known.delete(name);
-    throw err;
-  }
-}
-
-interface Identity {
-  known(resource: NamedResource): Promise<Map<string, string>>;
-  clash(line: number, why: string): void;
-}
-
-function send(client: ChatflowClient, batch: Batch, identity: Identity): Promise<{ affected: number }> {
-  const { items, chatflowid } = batch;
-  switch (batch.resource) {
+/** The stream a run of `resource` goes in. */
+function streamOf(client: ChatflowClient, resource: Resource, chatflowid: string | undefined): IngestStream {
+  switch (resource) {
     case 'variables':
-    case 'assistants': {
-      const named = batch as Batch & { resource: NamedResource };
-      return identity.known(named.resource).then((known) => sendNamed(client, named, known, (line, why) => identity.clash(line, why)));
-    }
+      return client.variables.ingestStream();
+    case 'assistants':
+      return client.assistants.ingestStream();
     case 'chatflows':
-      return client.chatflows.ingest(items as never);
+      return client.chatflows.ingestStream();
     case 'messages':
-      return client.messages.ingest(chatflowid!, items as never);
+      return client.messages.ingestStream(chatflowid!);
     case 'feedback':
-      return client.feedback.ingest(items as never);
+      return client.feedback.ingestStream();
     case 'upsert-history':
-      return client.upsertHistory.ingest(chatflowid!, items as never);
+      return client.upsertHistory.ingestStream(chatflowid!);
   }
 }
+
+/** A stream the server refused because of a line (nothing of that line's batch is written). */
+const isRejection = (err: unknown): err is ChatflowError => err instanceof ChatflowError && err.kind === 'http' && [400, 409, 413, 422].includes(err.status ?? 0);
 
 /**
- * A batch that could not be written because of its lines: the server refused it as invalid (the
- * whole batch is one transaction: nothing was written), or a record nests too deep to be sent
- * at all (JSON.stringify runs out of stack: a RangeError).
+ * What the server said of a refused stream (ndjson.ts): the line of the stream it refused, why,
+ * and the first line it did not write. Undefined when it named no line.
  */
-const isRejection = (err: unknown): err is ChatflowError | RangeError =>
-  err instanceof RangeError || (err instanceof ChatflowError && err.kind === 'http' && [400, 409, 413, 422].includes(err.status ?? 0));
+function refusal(err: ChatflowError): { line: number; why: string; unwritten: number } | undefined {
+  const said = messageOf(err);
+  const m = /^line (\d+)(?:: | )(.*?); (?:nothing was written|.*nothing from line (\d+) on)$/s.exec(said);
+  return m ? { line: Number(m[1]), why: m[2]!, unwritten: m[3] === undefined ? 1 : Number(m[3]) } : undefined;
+}
 
 const TOO_DEEP = 'nested too deep to be sent';
-
-/** Which item of a batch cannot be serialised (found only once sending failed so). */
-function unsendable(batch: Batch): number {
-  return batch.items.findIndex((item) => {
-    try {
-      JSON.stringify(item);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-}
-
-/** The line a refusal names (the server names an item of the array as `[i]`), and why. */
-function rejectionMessage(err: ChatflowError | RangeError, batch: Batch): string {
-  if (err instanceof RangeError) {
-    const line = batch.lines[unsendable(batch)];
-    return line === undefined ? TOO_DEEP : `line ${line}: ${TOO_DEEP}`;
-  }
-  // The file's fields are the user's words here: the message as the server said it, no route.
-  const said = messageOf(err);
-  const m = /\[(\d+)\]\.?/.exec(said);
-  const line = m ? batch.lines[Number(m[1])] : batch.lines.length === 1 ? batch.lines[0] : undefined;
-  return line === undefined ? said : `line ${line}: ${said.replace(m?.[0] ?? '', '')}`;
-}
-
-const span = (lines: number[]) => (lines.length === 1 ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[lines.length - 1]}`);
 
 interface Tally {
   records: number;
@@ -263,31 +216,11 @@ class Importer {
   /** The first bad lines' numbers, for the summary. */
   readonly badLines: number[] = [];
   unselected = 0;
-  private batch: Batch | undefined;
-  private inFlight: Promise<void>[] = [];
-  /** The resource and chatflow of the batches in flight. */
-  private inFlightKey: string | undefined;
-  private failure: unknown;
+  private run: Run | undefined;
   /** Records skipped because the target has their name under another id. */
   clashes = 0;
-  private readonly clashed = new Set<number>();
-  private readonly names = new Map<NamedResource, Promise<Map<string, string>>>();
-  /** The target's names (asked once, when the first records of the kind are sent), and clashes said. */
-  private readonly identity: Identity = {
-    known: (resource) => {
-      let known = this.names.get(resource);
-      if (!known) this.names.set(resource, (known = knownNames(this.client!, resource)));
-      return known;
-    },
-    clash: (line, why) => {
-      // (A refused batch is sent again record by record: a clash is said once.)
-      if (this.clashed.has(line)) return;
-      this.clashed.add(line);
-      this.clashes++;
-      if (this.clashes <= MAX_REPORTED) this.progress.interrupt(() => this.opts.warn(`line ${line}: ${why}`));
-      if (this.clashes === MAX_REPORTED + 1) this.progress.interrupt(() => this.opts.warn('more names taken: only counting them from now on'));
-    },
-  };
+  /** The target's names of each named kind (asked when its first record comes), and those this import has sent. */
+  private readonly names = new Map<NamedResource, Map<string, string>>();
 
   constructor(
     private readonly client: ChatflowClient | undefined,
@@ -304,46 +237,99 @@ class Importer {
       this.unselected++;
       return;
     }
-    const { resource, chatflowid, data, dataText } = parsed;
-    // A record is held as the JSON it is sent as, never as the parsed object: a batch of 10,000
-    // messages so takes a fraction of the memory (a million-message import held hundreds of MB
-    // of them between collections). Variables and assistants stay objects: their names count.
-    let item: Data | JsonText = data;
-    if (!isNamed(resource)) {
-      try {
-        item = new JsonText(dataText ?? JSON.stringify(data));
-      } catch (err) {
-        if (!(err instanceof RangeError)) throw err;
-        return this.badLine(lineNo, TOO_DEEP);
-      }
+    const { resource, chatflowid, data } = parsed;
+    // A record goes on as the JSON text the line holds (or JSON.stringify of it), never held
+    // as the parsed object.
+    let json: string;
+    try {
+      json = parsed.dataText ?? JSON.stringify(data);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      return this.badLine(lineNo, TOO_DEEP);
     }
     // `data` is part of the line: the line's size bounds the size of the record sent.
     const bytes = Buffer.byteLength(text) + 1;
-    const { maxBytes, maxItems } = this.client?.batch ?? DEFAULT_BATCH;
-    if (bytes > maxBytes) return this.badLine(lineNo, `too big to send (${bytes} bytes; a request carries at most ${maxBytes})`);
-    const b = this.batch;
-    // A batch holds one resource of one chatflow, and keeps the file's order: feedback is sent
-    // only after the messages before it.
-    // Within the client's bounds (a dry run has no client): a line's bytes bound its record's
-    // JSON, so the client never splits a batch into several transactions.
-    if (b && (b.resource !== resource || b.chatflowid !== chatflowid || b.items.length >= maxItems || b.bytes + bytes > maxBytes)) {
-      await this.flush();
+    const { maxBytes } = this.client?.batch ?? DEFAULT_BATCH;
+    if (bytes > maxBytes) return this.badLine(lineNo, `too big to send (${bytes} bytes; a record carries at most ${maxBytes})`);
+    // A run holds one resource of one chatflow, and keeps the file's order: feedback is sent
+    // only after the messages before it. With --continue-on-error a run is one batch of the
+    // service's at most, kept to be sent again without a line it refuses.
+    const r = this.run;
+    if (r && (r.resource !== resource || r.chatflowid !== chatflowid || (r.kept && r.records >= MAX_INGEST_ITEMS))) await this.endRun();
+    let name: string | undefined;
+    if (isNamed(resource) && this.client) {
+      name = nameOf(resource, data);
+      const known = await this.known(resource);
+      const held = name === undefined ? undefined : known.get(name);
+      if (held !== undefined) {
+        this.tally.get(resource)!.records++;
+        if (held !== data.id) this.clash(lineNo, `${NOUN[resource]} ${JSON.stringify(name)}: the target has one of that name (id ${held}); skipped, one ${NOUN[resource]} per name`);
+        return;
+      }
+      if (name !== undefined) known.set(name, String(data.id));
     }
-    this.batch ??= { resource, chatflowid, items: [], lines: [], bytes: 0 };
-    this.batch.items.push(item);
-    this.batch.lines.push(lineNo);
-    this.batch.bytes += bytes;
     this.tally.get(resource)!.records++;
+    await this.write(resource, chatflowid, json, lineNo, name);
+  }
+
+  private async known(resource: NamedResource): Promise<Map<string, string>> {
+    let known = this.names.get(resource);
+    if (!known) {
+      // (Asked before this run's stream starts: one request at a time on the connection.)
+      known = await knownNames(this.client!, resource);
+      this.names.set(resource, known);
+    }
+    return known;
+  }
+
+  private clash(line: number, why: string): void {
+    this.clashes++;
+    if (this.clashes <= MAX_REPORTED) this.progress.interrupt(() => this.opts.warn(`line ${line}: ${why}`));
+    if (this.clashes === MAX_REPORTED + 1) this.progress.interrupt(() => this.opts.warn('more names taken: only counting them from now on'));
+  }
+
+  /** A record into the run of its resource and chatflow (a dry run counts it only). */
+  private async write(resource: Resource, chatflowid: string | undefined, json: string, line: number, name?: string): Promise<void> {
+    if (!this.client) {
+      this.progress.add(1);
+      return;
+    }
+    const run = (this.run ??= {
+      resource,
+      chatflowid,
+      stream: streamOf(this.client, resource, chatflowid),
+      records: 0,
+      jumps: [],
+      lastLine: -1,
+      ...(this.opts.continueOnError ? { kept: [] } : {}),
+    });
+    run.records++;
+    if (line !== run.lastLine + 1) run.jumps.push(run.records, line);
+    run.lastLine = line;
+    run.kept?.push({ text: json, line, ...(name === undefined ? {} : { name }) });
+    this.progress.add(1);
+    try {
+      await run.stream.write(json);
+    } catch {
+      // The service answered before the end (a refusal): the run ends here, and says why.
+      if (this.run === run) await this.endRun();
+    }
+  }
+
+  /** The file's line of the run's record `n` (from 1). */
+  private static lineOf(run: Run, n: number): number {
+    let at = 0;
+    for (let i = 0; i < run.jumps.length && run.jumps[i]! <= n; i += 2) at = i;
+    return run.jumps[at + 1]! + (n - run.jumps[at]!);
   }
 
   private async badLine(lineNo: number, why: string): Promise<void> {
     if (!this.opts.continueOnError) {
-      await this.settle();
-      const from = this.batch?.lines[0] ?? lineNo;
+      // What came before the line goes in (the run ends there), nothing after it.
+      await this.endRun();
       const written = !this.client
         ? ' (--dry-run: nothing was sent)'
-        : `; nothing from line ${from} on was imported` +
-          (from > 1 ? ` (the lines before ${from} were; importing again skips them)` : '');
+        : `; nothing from line ${lineNo} on was imported` + (lineNo > 1 ? ` (the lines before ${lineNo} were; importing again skips them)` : '');
       throw new UsageError(`line ${lineNo}: ${why}${written}; fix the line, or skip bad lines with --continue-on-error`);
     }
     this.bad++;
@@ -353,65 +339,38 @@ class Importer {
   }
 
   /**
-   * Sends the current batch while the next ones are read. Up to MAX_IN_FLIGHT batches of one
-   * resource and chatflow go at once, so that the service never waits for the next request; a
-   * batch of another resource waits for them all (feedback only after its messages).
+   * Ends the run in progress: its answer, the new records counted. A refusal stops the import,
+   * naming the line and what was written; with --continue-on-error the refused line is skipped
+   * and the run's other records are sent again (those written already are skipped by their ids).
    */
-  async flush(): Promise<void> {
-    const batch = this.batch;
-    this.batch = undefined;
-    if (!batch) return;
-    const key = `${batch.resource}\0${batch.chatflowid ?? ''}`;
-    if (key !== this.inFlightKey) await this.settle();
-    else if (this.inFlight.length >= MAX_IN_FLIGHT) await this.inFlight.shift();
-    if (this.failure !== undefined) await this.settle();
-    if (!this.client) {
-      this.progress.add(batch.items.length);
-      return;
-    }
-    this.inFlightKey = key;
-    this.inFlight.push(
-      this.deliver(this.client, batch).catch((err: unknown) => {
-        this.failure ??= err;
-      }),
-    );
-  }
-
-  /** Waits for every batch in flight; rethrows the first failure. */
-  async settle(): Promise<void> {
-    await Promise.all(this.inFlight);
-    this.inFlight = [];
-    this.inFlightKey = undefined;
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  private async deliver(client: ChatflowClient, batch: Batch): Promise<void> {
-    const tally = this.tally.get(batch.resource)!;
+  async endRun(): Promise<void> {
+    const run = this.run;
+    this.run = undefined;
+    if (!run) return;
+    const tally = this.tally.get(run.resource)!;
     try {
-      // (Awaited first: `x += await y` reads x before waiting, and another batch may add meanwhile.)
-      const { affected } = await send(client, batch, this.identity);
-      tally.imported += affected;
+      tally.imported += (await run.stream.end()).affected;
+      return;
     } catch (err) {
-      if (!isRejection(err)) throw err;
-      const what = `${batch.resource}${batch.chatflowid === undefined ? '' : ` of chatflow ${batch.chatflowid}`}`;
-      if (!this.opts.continueOnError) {
-        const refused = `${err instanceof RangeError ? 'could not send' : 'the server refused'} ${span(batch.lines)} (${what}): ${rejectionMessage(err, batch)}`;
-        throw new UsageError(`${refused}; nothing of these lines was imported; fix the line, or skip bad lines with --continue-on-error`);
+      const refused = isRejection(err) ? refusal(err) : undefined;
+      if (!refused || refused.line > run.records) throw err;
+      const what = `${run.resource}${run.chatflowid === undefined ? '' : ` of chatflow ${run.chatflowid}`}`;
+      const line = Importer.lineOf(run, refused.line);
+      if (!run.kept) {
+        const from = Importer.lineOf(run, refused.unwritten);
+        const written = `nothing from line ${from} on was imported` + (from > 1 ? ` (the lines before ${from} were; importing again skips them)` : '');
+        throw new UsageError(`the server refused line ${line} (${what}): ${refused.why}; ${written}; fix the line, or skip bad lines with --continue-on-error`);
       }
-      // Find the bad records: one request each, for this batch only.
-      for (const [i, item] of batch.items.entries()) {
-        const one: Batch = { ...batch, items: [item], lines: [batch.lines[i]!] };
-        try {
-          const { affected } = await send(client, one, this.identity);
-          tally.imported += affected;
-        } catch (e) {
-          if (!isRejection(e)) throw e;
-          tally.records--;
-          await this.badLine(one.lines[0]!, e instanceof RangeError ? TOO_DEEP : messageOf(e).replace(/^\[0\]\.?/, ''));
-        }
-      }
+      // The refused record out (its name no longer claimed), the rest again.
+      const [gone] = run.kept.splice(refused.line - 1, 1);
+      const known = gone?.name === undefined || !isNamed(run.resource) ? undefined : this.names.get(run.resource);
+      if (known?.get(gone!.name!) !== undefined) known.delete(gone!.name!);
+      tally.records--;
+      await this.badLine(line, refused.why);
+      for (const { text, line: at, name } of run.kept) await this.write(run.resource, run.chatflowid, text, at, name);
+      this.progress.add(-run.kept.length);
+      await this.endRun();
     }
-    this.progress.add(batch.items.length);
   }
 }
 
@@ -439,12 +398,12 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
   const importer = new Importer(client, { continueOnError: opts.continueOnError === true, resources, warn: (msg) => ctx.out.warn(msg) }, progress);
   const started = performance.now();
   let lineNo = 0;
-  // Ctrl-C: say what got in (batches the server acknowledged; one in flight may have too).
+  // Ctrl-C: say what got in (runs the server acknowledged; of the run being sent, the batches it committed).
   const onSignal = () => {
     progress.done();
     ctx.out.note(
       `interrupted at line ${lineNo}: imported ${written(importer)}` +
-        (opts.dryRun ? '' : ' (a batch in flight may be in too); running the import again skips what is there'),
+        (opts.dryRun ? '' : ' (and of the records being sent, those the service had committed); running the import again skips what is there'),
     );
     process.exit(EXIT.interrupted);
   };
@@ -454,8 +413,7 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
       for (const text of lines) await importer.line(text, ++lineNo);
       if (size) progress.add(0, Math.min(1, bytes / size));
     }
-    await importer.flush();
-    await importer.settle();
+    await importer.endRun();
   } finally {
     process.removeListener('SIGINT', onSignal);
     progress.done();
