@@ -1,6 +1,6 @@
 import type { Assistant, AssistantCreate, AssistantDetails, AssistantIngest, AssistantUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { routePath } from '../schema/paths.js';
+import { routePath, routeRequest } from '../schema/paths.js';
 import type { HttpCore, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 
@@ -35,12 +35,12 @@ export function assistantsApi(core: HttpCore) {
     stream: (opts: Pick<RouteQuery<'listAssistants'>, 'type'> = {}): AsyncIterable<Assistant> =>
       core.stream(routePath('listAssistants'), opts, normaliseAssistant),
     get: async (id: string): Promise<Assistant> =>
-      normaliseAssistant(await core.json('GET', routePath('getAssistant', id))),
+      normaliseAssistant(await core.json(routeRequest('getAssistant', id))),
     create: async (body: AssistantCreate): Promise<Assistant> =>
-      normaliseAssistant(await core.json('POST', routePath('createAssistant'), { body: outgoing(body) })),
+      normaliseAssistant(await core.json(routeRequest('createAssistant'), { body: outgoing(body) })),
     update: async (id: string, body: AssistantUpdate): Promise<Assistant> =>
-      normaliseAssistant(await core.json('PUT', routePath('updateAssistant', id), { body: outgoing(body) })),
-    delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', routePath('deleteAssistant', id)),
+      normaliseAssistant(await core.json(routeRequest('updateAssistant', id), { body: outgoing(body) })),
+    delete: (id: string): Promise<{ affected: number }> => core.affected(routeRequest('deleteAssistant', id)),
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (assistants: readonly AssistantIngest[]): Promise<{ affected: number }> =>
       core.postBatches(routePath('importAssistants'), assistants),

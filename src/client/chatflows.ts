@@ -7,7 +7,7 @@ import type {
   ChatflowUpdate,
 } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { routePath } from '../schema/paths.js';
+import { routePath, routeRequest } from '../schema/paths.js';
 import type { HttpCore } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 
@@ -27,10 +27,10 @@ export function chatflowsApi(core: HttpCore) {
     /** Every chatflow's definition (of one type), as the server answers it. */
     definitions: async (query: RouteQuery<'listChatflows'> = {}): Promise<ChatflowDefinition[]> =>
       (await core.list<ChatflowListItem>(routePath('listChatflows'), query)).items.filter(isDefinition),
-    get: (id: string): Promise<ChatflowDefinition> => core.json('GET', routePath('getChatflow', id)),
-    create: (body: ChatflowCreate): Promise<ChatflowDefinition> => core.json('POST', routePath('createChatflow'), { body }),
-    update: (id: string, body: ChatflowUpdate): Promise<ChatflowDefinition> => core.json('PUT', routePath('updateChatflow', id), { body }),
-    delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', routePath('deleteChatflow', id)),
+    get: (id: string): Promise<ChatflowDefinition> => core.json(routeRequest('getChatflow', id)),
+    create: (body: ChatflowCreate): Promise<ChatflowDefinition> => core.json(routeRequest('createChatflow'), { body }),
+    update: (id: string, body: ChatflowUpdate): Promise<ChatflowDefinition> => core.json(routeRequest('updateChatflow', id), { body }),
+    delete: (id: string): Promise<{ affected: number }> => core.affected(routeRequest('deleteChatflow', id)),
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (chatflows: readonly ChatflowIngest[]): Promise<{ affected: number }> => core.postBatches(routePath('importChatflows'), chatflows),
     /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */

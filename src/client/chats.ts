@@ -104,8 +104,8 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     const read = async (query: QueryInput, into: (m: ChatMessage) => void) => {
       for await (const batch of core.streamBatches(routePath('listMessages', flow), query, normaliseMessage)) for (const m of batch) if (!plan.keep || plan.keep(m)) into(m);
     };
-    const userStart = filters.startDate !== undefined ? millis(filters.startDate) : -Infinity;
-    const userEnd = filters.endDate !== undefined ? millis(filters.endDate) : Infinity;
+    // The user's bounds as the dialect read them (a plain date as its whole day), not read again.
+    const { start: userStart = -Infinity, end: userEnd = Infinity } = plan.bounds ?? {};
     /** Sessionless chats with a message in [from, to]: each read whole, by its chat filter. */
     const seenSessionless = new Set<string>();
     const sessionless = async (from: number, to: number): Promise<Chat[]> => {

@@ -5,7 +5,7 @@
 // dispatcher, or a `request` function given by the caller (a service in the same process).
 // Loading the client (and thus `chatflow --help`) loads none of them.
 import type { Dispatcher } from 'undici';
-import { API_PREFIX } from '../schema/paths.js';
+import { API_PREFIX, type RouteRequest } from '../schema/paths.js';
 import { ChatflowError, httpError } from './errors.js';
 import { IngestStream } from './ingest-stream.js';
 import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
@@ -149,8 +149,14 @@ export function resolveBaseUrl(baseUrl: string): { root: string; api: string } {
   url.search = '';
   url.hash = '';
   const base = url.toString().replace(/\/+$/, '');
-  const root = base.replace(/\/api\/v1$/i, '');
+  const root = base.toLowerCase().endsWith(API_PREFIX) ? base.slice(0, -API_PREFIX.length) : base;
   return { root, api: `${root}${API_PREFIX}` };
+}
+
+/** A path given with or without API_PREFIX (any case), below it. */
+function belowPrefix(path: string): string {
+  const prefixed = path.toLowerCase().startsWith(API_PREFIX) && (path.length === API_PREFIX.length || path[API_PREFIX.length] === '/');
+  return (prefixed ? path.slice(API_PREFIX.length) : path) || '/';
 }
 
 /** A URL fit for messages and debug lines: no user:password. */
@@ -210,9 +216,9 @@ export class HttpCore {
 
   // ------------------------------------------------------------------ public helpers
 
-  /** Any call, without throwing on 4xx/5xx (for `chatflow api`). `path` is below /api/v1. */
-  async raw(method: string, apiPath: string, body?: unknown, query?: QueryInput): Promise<RawResponse> {
-    const p = apiPath.replace(/^\/api\/v1(?=\/|$)/i, '') || '/';
+  /** Any call, without throwing on 4xx/5xx (for `chatflow api`). `path` is below /api/v1 (or starts with it). */
+  async raw({ method, path }: { method: string; path: string }, body?: unknown, query?: QueryInput): Promise<RawResponse> {
+    const p = belowPrefix(path);
     const verb = method.toUpperCase();
     const rel = p.startsWith('/') ? p : `/${p}`;
     const signal = this.deadline();
@@ -231,7 +237,7 @@ export class HttpCore {
   }
 
   /** A JSON call: the parsed body (undefined when empty), or a ChatflowError. */
-  async json<T>(method: string, apiPath: string, input: RequestInput = {}): Promise<T> {
+  async json<T>({ method, path: apiPath }: RouteRequest, input: RequestInput = {}): Promise<T> {
     const { text } = await this.ok(method, apiPath, input);
     return this.parse(text, method, apiPath) as T;
   }
@@ -354,10 +360,10 @@ export class HttpCore {
   }
 
   /** A call answering `{affected}` (Flowise: `{raw: [], affected}`). */
-  async affected(method: string, apiPath: string, input: RequestInput = {}): Promise<{ affected: number }> {
-    const body = await this.json<unknown>(method, apiPath, input);
+  async affected(route: RouteRequest, input: RequestInput = {}): Promise<{ affected: number }> {
+    const body = await this.json<unknown>(route, input);
     const affected = (body as { affected?: unknown } | undefined)?.affected;
-    if (typeof affected !== 'number') throw this.invalid(method, apiPath, 'has no affected count');
+    if (typeof affected !== 'number') throw this.invalid(route.method, route.path, 'has no affected count');
     return { affected };
   }
 
@@ -386,7 +392,7 @@ export class HttpCore {
       batch = [];
       size = 2;
       // (`size` counted a comma after each record: the last is not written.)
-      affected += (await this.affected('POST', apiPath, { json: json.subarray(0, at) })).affected;
+      affected += (await this.affected({ method: 'POST', path: apiPath }, { json: json.subarray(0, at) })).affected;
     };
     for (const item of items) {
       const s = item instanceof JsonText ? item.text : JSON.stringify(item);

@@ -1,6 +1,7 @@
 // Flowise's credentials, by name and kind (`credentialName`, e.g. openAIApi), never their secrets:
 // a chatflow refers to a credential by its id, which differs between servers (chatflow files carry
 // the name and kind instead). Our service keeps no credentials.
+import { CREDENTIALS_PATH } from '../schema/paths.js';
 import type { HttpCore } from './core.js';
 
 /**
@@ -25,6 +26,6 @@ const safe = (item: unknown): Credential => {
 
 export function credentialsApi(core: HttpCore) {
   return {
-    list: async (): Promise<Credential[]> => (await core.list('/credentials', undefined, safe)).items,
+    list: async (): Promise<Credential[]> => (await core.list(CREDENTIALS_PATH, undefined, safe)).items,
   };
 }

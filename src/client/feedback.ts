@@ -1,5 +1,5 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
-import { routePath } from '../schema/paths.js';
+import { routePath, routeRequest } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
@@ -22,13 +22,13 @@ export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     stream: async function* (chatflowId: string, query: FeedbackListQuery = {}): AsyncGenerator<Feedback> {
       yield* plannedStream(core, routePath('listFeedback', chatflowId), await planOf(chatflowId, query));
     },
-    create: (body: FeedbackCreate): Promise<Feedback> => core.json('POST', routePath('createFeedback'), { body }),
+    create: (body: FeedbackCreate): Promise<Feedback> => core.json(routeRequest('createFeedback'), { body }),
     /**
      * Our service answers the updated feedback. Flowise answers `{"status":"OK"}` and has no route
      * to read one feedback by id, so the result is then the given fields merged with the id.
      */
     update: async (id: string, body: FeedbackUpdate): Promise<Feedback | (FeedbackUpdate & { id: string })> => {
-      const answer = await core.json<Partial<Feedback> | undefined>('PUT', routePath('updateFeedback', id), { body });
+      const answer = await core.json<Partial<Feedback> | undefined>(routeRequest('updateFeedback', id), { body });
       return answer && typeof answer === 'object' && typeof answer.id === 'string' ? (answer as Feedback) : { ...body, id };
     },
     /**

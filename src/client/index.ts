@@ -67,7 +67,7 @@ export function createClient(opts: ClientOptions) {
     version: service.version,
     /** Any call below /api/v1, answered without throwing on 4xx/5xx. */
     raw: (method: string, path: string, body?: unknown, query?: QueryInput): Promise<RawResponse> =>
-      core.raw(method, path, body, query),
+      core.raw({ method, path }, body, query),
     /** Whether a request of this client has changed data (a POST, PUT, PATCH or DELETE answered 2xx). */
     get changedData(): boolean {
       return core.changedData;

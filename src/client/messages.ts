@@ -1,7 +1,7 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest, Feedback } from '../schema/resources.js';
 import { ChatFeedbackGuard, type RatedChat } from './chat-feedback.js';
-import { routePath } from '../schema/paths.js';
+import { routePath, routeRequest, type RouteRequestOf } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult, QueryInput } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import type { FramedChunk } from './jsonStream.js';
@@ -13,10 +13,7 @@ import type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 export type { MessageDeleteQuery, MessageListQuery } from './queries.js';
 
 /** A messages delete as it will be sent, and what it must remove. */
-export interface MessageDeletePlan {
-  method: 'DELETE';
-  /** Below /api/v1. */
-  path: string;
+export interface MessageDeletePlan extends RouteRequestOf<'deleteMessages'> {
   /** The query as it will be sent to this server (translated by its dialect). */
   query: QueryInput;
   /** When chats are spared: one request per chat, each query, instead of `query`. */
@@ -81,8 +78,8 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
   /** The chatflow's ratings, where the plan keeps rated messages by them. */
   const rated = <P extends { rated?: ListPlan<ChatMessage>['rated'] }>(chatflowId: string, plan: P): P =>
     plan.rated ? { ...plan, rated: { ...plan.rated, ratings: () => core.stream<Feedback>(routePath('listFeedback', chatflowId)) } } : plan;
-  const nothing = (chatflowId: string, apiPath: string) =>
-    new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method: 'DELETE', path: apiPath });
+  const nothing = (chatflowId: string, { method, path }: MessageDeletePlan) =>
+    new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method, path });
 
   /** The chatflow's feedback, for a server whose delete takes the ratings of whole chats. */
   const feedbackGuard = async (chatflowId: string): Promise<ChatFeedbackGuard> => {
@@ -98,18 +95,19 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
    * chats; `spareRatedChats` leaves those chats out instead).
    */
   const planDelete = async (chatflowId: string, query: MessageDeleteQuery = {}, opts: PlanOptions = {}): Promise<MessageDeletePlan> => {
-    const apiPath = routePath('deleteMessages', chatflowId);
+    const route = routeRequest('deleteMessages', chatflowId);
+    const listPath = routePath('listMessages', chatflowId);
     // A delete asks which server it talks to afresh: a remembered answer may be out of date.
     const dialect = await dialectOf({ fresh: true });
     const d = dialect.messageDelete(query);
-    if (dialect.noSuchChatflow(chatflowId)) return { method: 'DELETE', path: apiPath, query: d.query, matched: 0, ratings: 0, spared: [] };
+    if (dialect.noSuchChatflow(chatflowId)) return { ...route, query: d.query, matched: 0, ratings: 0, spared: [] };
     const guard = dialect.deleteTakesChatFeedback ? await feedbackGuard(chatflowId) : undefined;
     const chats = opts.spareRatedChats && guard ? new Map<string, number>() : undefined;
     let matched = 0;
     let ratings = 0;
     if (d.listing.clientPages || d.listing.keep || d.conflict || guard) {
       const { keep: _keep, ...all } = d.listing;
-      for await (const m of plannedStream(core, apiPath, all, normaliseMessage)) {
+      for await (const m of plannedStream(core, listPath, all, normaliseMessage)) {
         const conflict = d.conflict?.(m);
         if (conflict) throw conflict;
         if (d.listing.keep && !d.listing.keep(m)) continue;
@@ -120,13 +118,13 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
       ratings = guard?.taken ?? 0;
     } else {
       const count = async (plan: typeof d.listing) => {
-        const { items, total } = await plannedList(core, apiPath, plan, { page: 1, limit: 1 }, normaliseMessage);
+        const { items, total } = await plannedList(core, listPath, plan, { page: 1, limit: 1 }, normaliseMessage);
         return total ?? items.length;
       };
       matched = await count(d.listing);
       ratings = matched === 0 ? 0 : query.feedbackType !== undefined ? matched : await count(dialect.messageList({ ...d.listing.query, feedback: true }));
     }
-    const plan: MessageDeletePlan = { method: 'DELETE', path: apiPath, query: d.query, matched, ratings, spared: [], ...(guard ? { guard } : {}) };
+    const plan: MessageDeletePlan = { ...route, query: d.query, matched, ratings, spared: [], ...(guard ? { guard } : {}) };
     const collateral = guard?.collateral() ?? [];
     if (collateral.length === 0) return plan;
     if (!chats) throw takesFeedback(chatflowId, collateral);
@@ -184,14 +182,14 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
      */
     delete: async (chatflowId: string, query: MessageDeleteQuery | MessageDeletePlan = {}): Promise<{ affected: number }> => {
       const plan = 'matched' in query ? query : await planDelete(chatflowId, query);
-      if (plan.matched === 0) throw nothing(chatflowId, plan.path);
+      if (plan.matched === 0) throw nothing(chatflowId, plan);
       let affected = 0;
-      for (const q of plan.chats ?? [plan.query]) affected += (await core.affected('DELETE', plan.path, { query: q })).affected;
+      for (const q of plan.chats ?? [plan.query]) affected += (await core.affected(plan, { query: q })).affected;
       if (affected > plan.matched) {
         throw new ChatflowError(
           'inexact',
           `the server deleted ${plural(affected)} where the filters matched ${plural(plan.matched)}: ${affected - plan.matched} more than asked`,
-          { method: 'DELETE', path: plan.path },
+          { method: plan.method, path: plan.path },
         );
       }
       if (plan.guard) {
@@ -200,7 +198,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
         const lost = plan.guard.lost(after, new Set(plan.spared.map((c) => c.chatId)));
         if (lost > 0) {
           throw new ChatflowError('inexact', `the server also deleted ${lost} rating${lost === 1 ? '' : 's'} of messages that were kept`, {
-            method: 'DELETE',
+            method: plan.method,
             path: plan.path,
           });
         }

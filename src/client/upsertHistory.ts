@@ -1,6 +1,6 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
 import { DEFAULT_PAGE_SIZE } from '../schema/limits.js';
-import { routePath } from '../schema/paths.js';
+import { routePath, routeRequest, type RouteRequest } from '../schema/paths.js';
 import type { HttpCore, JsonText, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
@@ -14,7 +14,7 @@ export type { UpsertHistoryQuery } from './queries.js';
 /** The server's cap on ids per PATCH. */
 const MAX_IDS = 10_000;
 
-/** The list's path: one chatflow's records, or every chatflow's (the PATCH's too). */
+/** The list's path: one chatflow's records, or every chatflow's. */
 const historyPath = (chatflowId?: string) => (chatflowId === undefined ? routePath('listAllUpsertHistory') : routePath('listUpsertHistory', chatflowId));
 
 export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>) {
@@ -26,14 +26,14 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
    * One PATCH; where the server deletes nothing of a batch naming an unknown id (Flowise 3.1.3+:
    * 404), the batch again one id at a time, so that what exists is deleted and the rest counted out.
    */
-  const patch = async (d: Dialect, apiPath: string, ids: string[]): Promise<number> => {
+  const patch = async (d: Dialect, route: RouteRequest, ids: string[]): Promise<number> => {
     try {
-      return (await core.affected('PATCH', apiPath, { body: { ids } })).affected;
+      return (await core.affected(route, { body: { ids } })).affected;
     } catch (err) {
       if (!(d.upsertDeleteAllOrNothing && err instanceof ChatflowError && err.status === 404)) throw err;
       if (ids.length === 1) return 0;
       let affected = 0;
-      for (const id of ids) affected += await patch(d, apiPath, [id]);
+      for (const id of ids) affected += await patch(d, route, [id]);
       return affected;
     }
   };
@@ -75,17 +75,17 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
     delete: async (ids: readonly string[], chatflowId?: string): Promise<{ affected: number }> => {
       if (ids.length === 0) return { affected: 0 };
       const d = await dialect();
-      let apiPath = historyPath(chatflowId);
+      let route = chatflowId === undefined ? routeRequest('deleteAnyUpsertHistory') : routeRequest('deleteUpsertHistory', chatflowId);
       let keep: Set<string> | undefined;
       if (chatflowId !== undefined && d.kind === 'flowise') {
         keep = new Set<string>();
-        for await (const record of plannedStream(core, apiPath, ofChatflow(d, chatflowId, d.upsertHistoryList({})))) keep.add(record.id);
-        apiPath = routePath('deleteAnyUpsertHistory');
+        for await (const record of plannedStream(core, historyPath(chatflowId), ofChatflow(d, chatflowId, d.upsertHistoryList({})))) keep.add(record.id);
+        route = routeRequest('deleteAnyUpsertHistory');
       }
       let affected = 0;
       for (let i = 0; i < ids.length; i += MAX_IDS) {
         const batch = ids.slice(i, i + MAX_IDS).filter((id) => !keep || keep.has(id));
-        if (batch.length) affected += await patch(d, apiPath, batch);
+        if (batch.length) affected += await patch(d, route, batch);
       }
       return { affected };
     },

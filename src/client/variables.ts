@@ -1,6 +1,6 @@
 import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { routePath } from '../schema/paths.js';
+import { routePath, routeRequest } from '../schema/paths.js';
 import type { HttpCore, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import { ChatflowError } from './errors.js';
@@ -21,15 +21,15 @@ export function variablesApi(core: HttpCore) {
       core.list(routePath('listVariables'), opts, normaliseVariable),
     stream: (): AsyncIterable<Variable> => core.stream(routePath('listVariables'), undefined, normaliseVariable),
     create: async (body: VariableCreate): Promise<Variable> =>
-      normaliseVariable(await core.json('POST', routePath('createVariable'), { body })),
+      normaliseVariable(await core.json(routeRequest('createVariable'), { body })),
     update: async (id: string, body: VariableUpdate): Promise<Variable> =>
-      normaliseVariable(await core.json('PUT', routePath('updateVariable', id), { body })),
+      normaliseVariable(await core.json(routeRequest('updateVariable', id), { body })),
     /** Flowise answers an unknown id with `affected: 0`; both servers then give a 404 error. */
     delete: async (id: string): Promise<{ affected: number }> => {
-      const apiPath = routePath('deleteVariable', id);
-      const result = await core.affected('DELETE', apiPath);
+      const route = routeRequest('deleteVariable', id);
+      const result = await core.affected(route);
       if (result.affected === 0) {
-        throw new ChatflowError('http', `Variable ${id} not found`, { status: 404, method: 'DELETE', path: apiPath });
+        throw new ChatflowError('http', `Variable ${id} not found`, { status: 404, ...route });
       }
       return result;
     },
@@ -38,7 +38,7 @@ export function variablesApi(core: HttpCore) {
      * none, in one transaction (sets of one name at once never make two); a 409 when several have it.
      */
     set: async (body: VariableCreate): Promise<VariableSet> => {
-      const answer = (await core.json('POST', routePath('setVariable'), { body })) as VariableSet;
+      const answer = (await core.json(routeRequest('setVariable'), { body })) as VariableSet;
       return { ...answer, variable: normaliseVariable(answer.variable) };
     },
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */

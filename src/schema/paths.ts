@@ -6,8 +6,19 @@
 export const API_PREFIX = '/api/v1';
 /** The OpenAPI document of the service (not a route of the table: it describes them). */
 export const OPENAPI_PATH = '/openapi.json';
+/** Flowise's list of credentials (a GET), which our service has not: not a route of the table. */
+export const CREDENTIALS_PATH = '/credentials';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request's method and its path below API_PREFIX (routeRequest). */
+export interface RouteRequest<M extends HttpMethod = HttpMethod> {
+  method: M;
+  path: string;
+}
+
+/** How the document is asked for. */
+export const OPENAPI_REQUEST = { method: 'GET', path: OPENAPI_PATH } as const satisfies RouteRequest;
 
 export const ROUTE_PATHS = {
   ping: { method: 'GET', path: '/ping' },
@@ -59,7 +70,10 @@ export function routePath<N extends RouteName>(name: N, ...[id]: PathArgs<N>): s
   return id === undefined ? path : path.replace(/:\w+/, encodeURIComponent(id));
 }
 
+/** What routeRequest answers for the route `N`: its own method. */
+export type RouteRequestOf<N extends RouteName> = RouteRequest<(typeof ROUTE_PATHS)[N]['method']>;
+
 /** A route's method and its path (routePath). */
-export function routeRequest<N extends RouteName>(name: N, ...id: PathArgs<N>): { method: HttpMethod; path: string } {
+export function routeRequest<N extends RouteName>(name: N, ...id: PathArgs<N>): RouteRequestOf<N> {
   return { method: ROUTE_PATHS[name].method, path: routePath(name, ...id) };
 }

@@ -5,7 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody } from '../schema/common.js';
 import { NO_QUERY, routes, type RouteSpec } from '../schema/routes.js';
 import { VERSION } from '../version.js';
-import { API_PREFIX, OPENAPI_PATH } from '../schema/paths.js';
+import { API_PREFIX, OPENAPI_REQUEST } from '../schema/paths.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: a parameter or the body breaks a rule (the message names it), an unknown query parameter, or malformed HTTP',
@@ -95,8 +95,7 @@ function operation(operationId: string, spec: RouteSpec, secured: boolean, head:
 
 /** This document's own route, described like the others. */
 const DOCUMENT_ROUTE: RouteSpec = {
-  method: 'GET',
-  path: OPENAPI_PATH,
+  ...OPENAPI_REQUEST,
   tag: 'service',
   summary: 'This OpenAPI document',
   errors: [],

@@ -3,7 +3,7 @@
 // puts this module's values, made at build time, in its place, without the schemas (whose
 // validators it precompiles, precompiled.ts): a command answering in its own process then never
 // loads the schema library nor builds a schema.
-import { API_PREFIX, OPENAPI_PATH } from '../schema/paths.js';
+import { API_PREFIX, OPENAPI_REQUEST } from '../schema/paths.js';
 import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
 
 /** The largest body a server takes by default. */
@@ -52,7 +52,7 @@ export const validatorKey = (method: string, url: string, httpPart: string) => `
 
 /** Every validator the app has: each route's params, body and query string, and the document's query. */
 export function routeValidators(): { key: string; schema: object; httpPart: HttpPart }[] {
-  const entries = [...Object.values(routeTable), { method: 'GET', path: OPENAPI_PATH, parts: { querystring: NO_QUERY } }];
+  const entries = [...Object.values(routeTable), { ...OPENAPI_REQUEST, parts: { querystring: NO_QUERY } }];
   return entries.flatMap(({ method, path, parts }) =>
     (Object.entries(parts) as [HttpPart, object][]).map(([httpPart, schema]) => ({ key: validatorKey(method, `${API_PREFIX}${path}`, httpPart), schema, httpPart })),
   );

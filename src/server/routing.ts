@@ -1,7 +1,7 @@
 // How a request reaches its route, one rule for both ways in: the fastify app (app.ts: its 405s,
 // and its validation) and the in-process dispatcher (in-process.ts: all of it). Which route a
 // path and method are (`matchRoute`), and a route's parts checked in one order (`validateRequest`).
-import { API_PREFIX, OPENAPI_PATH, ROUTE_PATHS, type RouteName } from '../schema/paths.js';
+import { API_PREFIX, OPENAPI_REQUEST, ROUTE_PATHS, type RouteName } from '../schema/paths.js';
 import { routeTable, type HttpPart } from './route-table.js';
 import { compileValidator } from './validation.js';
 import { StreamedBody } from './ndjson.js';
@@ -28,7 +28,7 @@ function patterns(): Patterns {
   const byShape = new Map<string, Pattern>();
   const all: [Target, { method: string; path: string }][] = [
     ...(Object.entries(ROUTE_PATHS) as [RouteName, { method: string; path: string }][]),
-    [DOCUMENT_ROUTE, { method: 'GET', path: OPENAPI_PATH }],
+    [DOCUMENT_ROUTE, OPENAPI_REQUEST],
   ];
   for (const [name, { method, path }] of all) {
     const segments = path.split('/').slice(1);

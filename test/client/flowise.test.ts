@@ -188,6 +188,21 @@ describe('chat messages', () => {
   });
 });
 
+describe('chats', () => {
+  it('a plain end date takes its whole day on Flowise, for a chat without a session too', async () => {
+    // One chat in a session, one without (never in a session page: read by its date window).
+    const at = (hour: number) => `2026-05-01T${String(hour).padStart(2, '0')}:00:00.000Z`;
+    fx.seed('day', {
+      messages: [
+        { id: 'd-1', role: 'userMessage', content: 'in a session', chatId: 'd-s', sessionId: 's', createdDate: at(9) },
+        { id: 'd-2', role: 'userMessage', content: 'no session', chatId: 'd-none', createdDate: at(12) },
+      ],
+    });
+    const { items } = await client.chats.list(fx.idOf('day'), { startDate: '2026-05-01', endDate: '2026-05-01' });
+    expect(items.map((c) => c.chatId).sort()).toEqual(['d-none', 'd-s']);
+  });
+});
+
 describe('upsert history', () => {
   it('lists one chatflow or all', async () => {
     expect((await client.upsertHistory.list(CHATFLOW_A, { order: 'desc' })).items.map((u) => u.id.slice(-1))).toEqual(['3', '2', '1']);

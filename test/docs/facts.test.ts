@@ -6,7 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_FILTERS } from '../../src/schema/filters.js';
-import { API_PREFIX, ROUTE_PATHS } from '../../src/schema/paths.js';
+import { API_PREFIX, CREDENTIALS_PATH, ROUTE_PATHS } from '../../src/schema/paths.js';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
@@ -34,10 +34,25 @@ describe('facts written once', () => {
   });
 
   it('a route\'s path is schema/paths.ts\'s (routePath, routeRequest), never a literal elsewhere', () => {
-    const firsts = [...new Set(Object.values(ROUTE_PATHS).map((r) => r.path.split('/')[1]!))].map(escape);
+    const paths = [...Object.values(ROUTE_PATHS).map((r) => r.path), CREDENTIALS_PATH];
+    const firsts = [...new Set(paths.map((p) => p.split('/')[1]!))].map(escape);
     // (In a string, a template or a regular expression: `'/feedback`, `` `/api/v1/feedback ``, `\/feedback`.)
     const literal = new RegExp(`(['"\`](${escape(API_PREFIX)})?|\\\\)/(${firsts.join('|')})\\b`);
     expect(spelledOutside('schema/paths.ts', literal)).toEqual([]);
+  });
+
+  it("the interface's prefix is schema/paths.ts's (API_PREFIX), never a literal or a regular expression", () => {
+    const prefix = [API_PREFIX, API_PREFIX.replaceAll('/', '\\/')].map(escape).join('|');
+    expect(spelledOutside('schema/paths.ts', new RegExp(prefix, 'i'))).toEqual([]);
+  });
+
+  it("a route's method is schema/paths.ts's (routeRequest), never a literal in the client or the CLI", () => {
+    // The request core speaks of methods as such (which are idempotent, which carry no body, which
+    // word an error), and `chatflow api` takes the user's: no route's method is among them.
+    const general = /^(client\/(core|errors|http1)\.ts|cli\/api\/)/;
+    const method = /['"`](GET|HEAD|POST|PUT|PATCH|DELETE)['"`]/;
+    const spelled = [...spelledOutside('schema/paths.ts', method, 'client'), ...spelledOutside('schema/paths.ts', method, 'cli')];
+    expect(spelled.filter((at) => !general.test(at))).toEqual([]);
   });
 
   it("a page's default size is schema/limits.ts's (DEFAULT_PAGE_SIZE, CHATS_PAGE_SIZE), never a number beside a limit", () => {

@@ -3,6 +3,8 @@
 // unused and the test fails.
 import { routePath, routeRequest, type RouteWithId } from '../../src/schema/paths.js';
 import { everyKey, type ChatMessageRow } from '../../src/server/store/tables.js';
+import { readWhen, timeZone } from '../../src/cli/base/dates.js';
+import { queryDates } from '../../src/cli/core/filters.js';
 
 // A route's path with a parameter is built with its id.
 // @ts-expect-error
@@ -18,3 +20,8 @@ export const deletes: RouteWithId = 'createVariable';
 // The store answers every column of a message (a field of the schema's message is one).
 // @ts-expect-error
 everyKey<ChatMessageRow>()(['id', 'role', 'chatflowid', 'content']);
+
+// A date flag reaches the handler read (its value set's `When`), never as text to read again.
+// @ts-expect-error
+queryDates({ since: '2026-10-01' }, timeZone());
+queryDates({ since: readWhen('2026-10-01', '--since') }, timeZone());

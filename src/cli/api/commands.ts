@@ -2,15 +2,16 @@
 import { command } from '../core/command.js';
 import { DATA } from '../core/flags.js';
 import { oneOf } from '../base/values.js';
+import { API_PREFIX, routePath } from '../../schema/paths.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
 export const api = command({
   name: 'api',
-  summary: 'send a raw request below /api/v1 with the configured URL and key; prints the response body',
+  summary: `send a raw request below ${API_PREFIX} with the configured URL and key; prints the response body`,
   args: [
     { name: '<method>', help: METHODS.join(', '), values: oneOf(METHODS) },
-    { name: '<path>', help: 'path below /api/v1, e.g. /variables' },
+    { name: '<path>', help: `path below ${API_PREFIX}, e.g. ${routePath('listVariables')}` },
   ],
   flags: [
     ...DATA,

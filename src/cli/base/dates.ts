@@ -124,34 +124,64 @@ function ymd(zone: Zone, t: number): [number, number, number] {
 /** The forms a date filter takes, for help texts and errors. */
 const WHEN_FORMS = '2026-10-01, 2026-10-01T12:00, today, yesterday, now, or a time ago: 24h, 7d, -2h';
 
+type Bound = 'start' | 'end';
+
+/** A date filter's value as read, its form checked: the instant it means follows from a zone. */
+export interface When {
+  /** As the user typed it, for messages. */
+  readonly text: string;
+  /**
+   * Milliseconds since the epoch in the zone. A day (plain date, today, yesterday) is its first
+   * millisecond as a `start` bound and its last as an `end` bound, so that both bounds are inclusive.
+   */
+  at(bound: Bound, zone: Zone, now?: number): number;
+}
+
+const UTC: Zone = { utc: true, name: 'UTC' };
+
 /**
- * A date filter's value as milliseconds since the epoch, or a usage error naming the flag. A day
- * (plain date, today, yesterday) is its first millisecond as a `start` bound and its last as an
- * `end` bound, so that both bounds are inclusive.
+ * A date filter's text read once, or a usage error naming the flag: its form and its fields'
+ * ranges (February 30) are checked here; a day that only the zone lacks, when `at` reads it there.
  */
-export function parseWhen(text: string, bound: 'start' | 'end', flag: string, zone: Zone, now = Date.now()): number {
+export function readWhen(text: string, flag: string): When {
   const t = text.trim().toLowerCase();
-  let ms = Number.NaN;
-  if (t === 'now') ms = now;
+  const checked = (ms: number) => {
+    if (Number.isNaN(ms)) throw new UsageError(`invalid ${flag} "${text}": give ${WHEN_FORMS}`);
+    return ms;
+  };
+  let at: (bound: Bound, zone: Zone, now: number) => number = () => Number.NaN;
+  if (t === 'now') at = (_bound, _zone, now) => now;
   else if (t === 'today' || t === 'yesterday') {
-    const [y, mo, d] = ymd(zone, now);
-    // Yesterday is the day of the last millisecond before today began.
-    const [yy, ymo, yd] = t === 'today' ? [y, mo, d] : ymd(zone, day(zone, y, mo, d, 'start') - 1);
-    ms = day(zone, yy, ymo, yd, bound);
+    at = (bound, zone, now) => {
+      const [y, mo, d] = ymd(zone, now);
+      // Yesterday is the day of the last millisecond before today began.
+      const [yy, ymo, yd] = t === 'today' ? [y, mo, d] : ymd(zone, day(zone, y, mo, d, 'start') - 1);
+      return day(zone, yy, ymo, yd, bound);
+    };
   } else {
-    const ago = AGO.test(t);
     const plain = PLAIN_DATE.exec(t);
     const dt = DATE_TIME.exec(text.trim());
-    if (ago) ms = now - durationMs(t.replace(/^-/, ''));
-    else if (plain) ms = day(zone, Number(plain[1]), Number(plain[2]), Number(plain[3]), bound);
-    else if (dt && dt[8]) {
-      ms = Date.parse(`${text.trim().slice(0, 10)}T${text.trim().slice(11)}`.replace(/z$/, 'Z'));
+    if (AGO.test(t)) {
+      const ago = durationMs(t.replace(/^-/, ''));
+      at = (_bound, _zone, now) => now - ago;
+    } else if (plain) {
+      const [y, mo, d] = [Number(plain[1]), Number(plain[2]), Number(plain[3])];
+      at = (bound, zone) => day(zone, y, mo, d, bound);
+    } else if (dt && dt[8]) {
+      const ms = Date.parse(`${text.trim().slice(0, 10)}T${text.trim().slice(11)}`.replace(/z$/, 'Z'));
+      at = () => ms;
     } else if (dt) {
+      const fields = [1, 2, 3, 4, 5].map((i) => Number(dt[i])) as [number, number, number, number, number];
       const frac = dt[7] ? Number(dt[7].slice(0, 3).padEnd(3, '0')) : 0;
-      ms = wallClock(zone, Number(dt[1]), Number(dt[2]), Number(dt[3]), Number(dt[4]), Number(dt[5]), Number(dt[6] ?? 0), frac);
+      at = (_bound, zone) => wallClock(zone, ...fields, Number(dt[6] ?? 0), frac);
     }
   }
-  if (Number.isNaN(ms)) throw new UsageError(`invalid ${flag} "${text}": give ${WHEN_FORMS}`);
-  return ms;
+  checked(at('start', UTC, Date.now()));
+  return { text, at: (bound, zone, now = Date.now()) => checked(at(bound, zone, now)) };
+}
+
+/** readWhen's instant for a text read once, where it is read (prune's --older-than). */
+export function parseWhen(text: string, bound: Bound, flag: string, zone: Zone, now = Date.now()): number {
+  return readWhen(text, flag).at(bound, zone, now);
 }
 

@@ -3,7 +3,7 @@
 // and normalises the value before the handler runs (`--order DESC` arrives as `desc`).
 import { ASSISTANT_TOOLS, ASSISTANT_TYPES, CHAT_TYPES, RATINGS, SORT_ORDERS, VARIABLE_TYPES } from '../../schema/enums.js';
 import type { ChatflowClient } from '../../client/index.js';
-import { parseWhen, timeZone } from './dates.js';
+import { readWhen } from './dates.js';
 import { UsageError } from './errors.js';
 import type { PathUse } from './paths.js';
 
@@ -117,11 +117,8 @@ export const ORDER = oneOf(SORT_ORDERS, { describe: (v) => (v === 'asc' ? 'oldes
 export const ASSISTANT_TYPE = oneOf(ASSISTANT_TYPES);
 export const ASSISTANT_TOOL = oneOf(ASSISTANT_TOOLS);
 /** A date or date-time, checked here: Flowise ignores one it cannot read (every record matches). */
-export const DATE = list([], undefined, (text, flag) => {
-  // The form is checked here; the instant it means, in the run's zone, is taken by the handler.
-  parseWhen(text, 'start', flag, timeZone({ utc: true }));
-  return text;
-});
+/** A date filter, read once here; the instant it means, in the run's zone, is taken by the handler (`at`). */
+export const DATE = list([], undefined, readWhen);
 
 /**
  * Known chat types in any case, sent as the server spells them (Flowise compares exactly); a type

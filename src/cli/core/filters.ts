@@ -4,7 +4,7 @@ import type { MessageListQuery } from '../../client/index.js';
 import { MESSAGE_FILTERS, type FilterValues, type MessageFilterKey } from '../../schema/filters.js';
 import { flagList, type FlagDef, type FlagValues } from './flag-def.js';
 import { CHAT_TYPE, DATE, ORDER, RATING } from '../base/values.js';
-import { parseWhen, type Zone } from '../base/dates.js';
+import type { When, Zone } from '../base/dates.js';
 import { UsageError } from '../base/errors.js';
 
 const VALUES = { chatType: CHAT_TYPE, rating: RATING, date: DATE } as const satisfies Record<FilterValues, unknown>;
@@ -42,7 +42,7 @@ export function filterFlag<K extends MessageFilterKey>(key: K, help?: string): F
 export const DATE_FLAGS = flagList([...MESSAGE_FILTERS.filter((f): f is Extract<Filter, { schema: 'dateBound' }> => f.schema === 'dateBound').map(flagOf), SINCE, UNTIL]);
 
 /** A bound's text and the flag that gave it (its other name, or its own). */
-function boundText(other: string | undefined, otherFlag: string, own: string | undefined, ownFlag: string): [string | undefined, string] {
+function boundText(other: When | undefined, otherFlag: string, own: When | undefined, ownFlag: string): [When | undefined, string] {
   if (other !== undefined && own !== undefined) throw new UsageError(`${otherFlag} and ${ownFlag} say the same thing: give one of them`);
   return other !== undefined ? [other, otherFlag] : [own, ownFlag];
 }
@@ -57,12 +57,12 @@ export function queryDates(
   zone: Zone,
   now = Date.now(),
 ): { startDate?: string; endDate?: string } {
-  const [startText, startFlag] = boundText(flags.since, '--since', flags.startDate, '--start-date');
-  const [endText, endFlag] = boundText(flags.until, '--until', flags.endDate, '--end-date');
-  const start = startText === undefined ? undefined : parseWhen(startText, 'start', startFlag, zone, now);
-  const end = endText === undefined ? undefined : parseWhen(endText, 'end', endFlag, zone, now);
+  const [startWhen, startFlag] = boundText(flags.since, '--since', flags.startDate, '--start-date');
+  const [endWhen, endFlag] = boundText(flags.until, '--until', flags.endDate, '--end-date');
+  const start = startWhen?.at('start', zone, now);
+  const end = endWhen?.at('end', zone, now);
   if (start !== undefined && end !== undefined && start > end) {
-    throw new UsageError(`${startFlag} ${startText} is after ${endFlag} ${endText}: nothing can match`);
+    throw new UsageError(`${startFlag} ${startWhen!.text} is after ${endFlag} ${endWhen!.text}: nothing can match`);
   }
   return {
     ...(start !== undefined ? { startDate: new Date(start).toISOString() } : {}),

@@ -39,7 +39,7 @@ function dates(q: { startDate?: string | undefined; endDate?: string | undefined
     const t = millis((item as Record<string, unknown>)[field]);
     return (start === undefined || t >= start) && (end === undefined || t <= end);
   };
-  return { query, inRange, early: start !== undefined ? start - 1 : undefined, end };
+  return { query, inRange, early: start !== undefined ? start - 1 : undefined, end, bounds: { start, end } };
 }
 
 const unknownChatflow = (err: ChatflowError) => err.status === 500 && /unauthori[sz]ed access/i.test(err.message);
@@ -81,7 +81,7 @@ export const flowiseDialect = (version?: string): Dialect => {
       const whole = version !== undefined && rest.chatId === undefined && rest.sessionId === undefined && !('messageId' in rest && rest.messageId !== undefined);
       return {
         query: defined({ ...rest, ...d.query }),
-        ...(d.inRange ? { keep: d.inRange } : {}),
+        ...(d.inRange ? { keep: d.inRange, bounds: d.bounds } : {}),
         clientPages: true,
         emptyOn: unknownChatflow,
         ...(whole ? { windows: { from: d.early, to: d.end } } : {}),

@@ -25,6 +25,8 @@ export interface ListPlan<T> {
    * (Flowise: ../date-windows.ts) between these instants: the query's bounds, as read once.
    */
   windows?: { from?: number | undefined; to?: number | undefined };
+  /** The query's date bounds as the client read them (inclusive instants), where it reads them (Flowise). */
+  bounds?: { start?: number; end?: number };
   /**
    * Rated messages only (`rating`: of that rating), each with its `feedback`: decided by the client
    * from the chatflow's ratings (Flowise's own filter drops messages without a session).
