@@ -122,7 +122,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) =>
       errorBody(reply, error.statusCode ?? 400, error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message),
   });
-  app.setValidatorCompiler(compileValidator);
+  // A streamed body is validated batch by batch, as the array it stands for (ndjson.ts).
+  app.setValidatorCompiler((route) => {
+    const validate = compileValidator(route);
+    if (route.httpPart !== 'body') return validate;
+    const body = (data: unknown): boolean => {
+      if (data instanceof StreamedBody) return true;
+      const valid = validate(data);
+      body.errors = validate.errors;
+      return valid;
+    };
+    body.errors = undefined as typeof validate.errors;
+    return body;
+  });
   // JSON is the body there is, and NDJSON on the routes that take records in bulk: any other
   // content type is 415 (errorAnswer).
   app.removeAllContentTypeParsers();
@@ -236,8 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           schema: {
             ...(spec.params ? { params: spec.params } : {}),
             querystring: spec.query ?? NO_QUERY,
-            // (A streamed body is validated batch by batch, as the array it stands for: ndjson.ts.)
-            ...(spec.body ? { body: streamed ? { content: { 'application/json': { schema: spec.body } } } : spec.body } : {}),
+            ...(spec.body ? { body: spec.body } : {}),
           },
           config: { public: spec.public, invalidStatus: spec.invalidStatus, streamed } satisfies RouteConfig,
           ...(handler.preValidation ? { preValidation: async (req: FastifyRequest) => handler.preValidation?.(req) } : {}),

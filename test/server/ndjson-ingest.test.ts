@@ -82,6 +82,13 @@ describe.each(storeKinds)('NDJSON ingest on %s', (kind) => {
     expect(ok(await call('GET', `${live.api}/feedback/${flow}`))).toEqual([]);
   });
 
+  it('a body of no type on an ingest route is still refused as the array form refuses it', async () => {
+    for (const path of ['/chatmessage/x', '/variables/import', '/chatflows/import']) {
+      const reply = await fetch(`${live.api}${path}`, { method: 'POST' });
+      expect(reply.status, path).toBe(400);
+    }
+  });
+
   it('NDJSON on a route that takes no records is 415', async () => {
     expectError(await call('POST', `${live.api}/variables`, '{"name":"X"}\n', NDJSON), 415, 'application/x-ndjson');
   });
