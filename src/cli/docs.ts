@@ -1,9 +1,10 @@
 // docs/commands.md, generated from the command definitions (`npm run docs` writes it; a test fails
 // when the file is stale). Every command, its arguments, flags (with their values) and examples.
-import { COMMANDS } from './commands/index.js';
-import type { CommandDef, FlagDef } from './core/command.js';
+import { COMMANDS } from './commands.js';
+import type { CommandDef } from './core/command.js';
+import type { FlagDef } from './core/flag-def.js';
 import { CONNECTION, GENERAL, OUTPUT } from './core/flags.js';
-import type { ValueSet } from './core/values.js';
+import type { ValueSet } from './base/values.js';
 import { DESCRIPTION, EXAMPLES, EXIT_CODES_HELP } from './program.js';
 
 function values(set: ValueSet | undefined): string {
@@ -22,7 +23,7 @@ function values(set: ValueSet | undefined): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function flagRows(flags: FlagDef[]): string[] {
+function flagRows(flags: readonly FlagDef[]): string[] {
   return flags.map((f) => {
     const extra = [values(f.values), f.repeatable ? 'repeatable' : '', f.default !== undefined ? `default \`${f.default}\`` : '', f.env ? `env \`${f.env}\`` : '', f.required ? 'required' : '']
       .filter(Boolean)
@@ -32,13 +33,13 @@ function flagRows(flags: FlagDef[]): string[] {
 }
 
 /** Flag groups many commands carry: listed once, named where a command has them. */
-const GROUPS: [string, FlagDef[]][] = [
+const GROUPS: [string, readonly FlagDef[]][] = [
   ['connection', CONNECTION],
   ['output', OUTPUT],
   ['general', GENERAL],
 ];
 
-function flagTable(flags: FlagDef[]): string[] {
+function flagTable(flags: readonly FlagDef[]): string[] {
   return ['| flag | meaning |', '|---|---|', ...flagRows(flags), ''];
 }
 
@@ -68,7 +69,7 @@ export function commandsMarkdown(): string {
   const lines = [
     '# Command reference',
     '',
-    '<!-- Generated from src/cli/commands/ by `npm run docs`; edit the definitions, not this file. -->',
+    '<!-- Generated from src/cli/*/commands.ts by `npm run docs`; edit the definitions, not this file. -->',
     '',
     DESCRIPTION,
     '',

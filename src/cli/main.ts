@@ -2,9 +2,9 @@
 // Output (core/tree.ts); what fails to parse is commander's usage error, printed here in the CLI's
 // words (core/usage.ts), exit 2.
 import { CommanderError, type Command, type OutputConfiguration } from 'commander';
-import { EXIT } from './core/errors.js';
+import { EXIT } from './base/errors.js';
 import { onDataChanged } from './core/context.js';
-import { stdoutMayBeTerminal, writeOut } from './core/stdout.js';
+import { stdoutMayBeTerminal, writeOut } from './base/stdout.js';
 import { buildProgram } from './program.js';
 
 // The ids TAB offers may be gone, or new, after a command changed data: the next completion asks
@@ -57,7 +57,7 @@ export async function main(argv = process.argv): Promise<number> {
       return EXIT.usage;
     }
     // Handlers' failures are printed by their run; anything reaching here is ours.
-    const [{ BugError }, { printError }] = await Promise.all([import('./core/errors.js'), import('./core/output.js')]);
+    const [{ BugError }, { printError }] = await Promise.all([import('./base/errors.js'), import('./core/output.js')]);
     return printError(new BugError(err instanceof Error ? err.message : String(err), { cause: err }), { debug: program.opts().debug === true });
   }
 }

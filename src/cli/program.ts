@@ -1,8 +1,8 @@
-// The command tree, built from the definitions in commands/. Completion walks this same tree, so a
+// The command tree, built from the definitions (commands.ts). Completion walks this same tree, so a
 // new flag completes without more work.
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS } from './commands.js';
 import { CONNECTION, GENERAL, OUTPUT } from './core/flags.js';
 import { examples, formatHelp, GLOBAL_HEADING, helpOption } from './core/help.js';
 import { addCommands, option } from './core/tree.js';

@@ -1,6 +1,7 @@
 import type { Assistant, AssistantCreate, AssistantDetails, AssistantIngest, AssistantUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { type HttpCore, type ListResult, path } from './core.js';
+import { routePath } from '../schema/paths.js';
+import type { HttpCore, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 
 /** Flowise stores and answers `details` as a JSON string: callers always get an object. */
@@ -30,21 +31,21 @@ function outgoing<B extends { details?: unknown }>(body: B): B {
 export function assistantsApi(core: HttpCore) {
   return {
     list: (opts: RouteQuery<'listAssistants'> = {}): Promise<ListResult<Assistant>> =>
-      core.list('/assistants', opts, normaliseAssistant),
+      core.list(routePath('listAssistants'), opts, normaliseAssistant),
     stream: (opts: Pick<RouteQuery<'listAssistants'>, 'type'> = {}): AsyncIterable<Assistant> =>
-      core.stream('/assistants', opts, normaliseAssistant),
+      core.stream(routePath('listAssistants'), opts, normaliseAssistant),
     get: async (id: string): Promise<Assistant> =>
-      normaliseAssistant(await core.json('GET', path`/assistants/${id}`)),
+      normaliseAssistant(await core.json('GET', routePath('getAssistant', id))),
     create: async (body: AssistantCreate): Promise<Assistant> =>
-      normaliseAssistant(await core.json('POST', '/assistants', { body: outgoing(body) })),
+      normaliseAssistant(await core.json('POST', routePath('createAssistant'), { body: outgoing(body) })),
     update: async (id: string, body: AssistantUpdate): Promise<Assistant> =>
-      normaliseAssistant(await core.json('PUT', path`/assistants/${id}`, { body: outgoing(body) })),
-    delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', path`/assistants/${id}`),
+      normaliseAssistant(await core.json('PUT', routePath('updateAssistant', id), { body: outgoing(body) })),
+    delete: (id: string): Promise<{ affected: number }> => core.affected('DELETE', routePath('deleteAssistant', id)),
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (assistants: readonly AssistantIngest[]): Promise<{ affected: number }> =>
-      core.postBatches('/assistants/import', assistants),
+      core.postBatches(routePath('importAssistants'), assistants),
     /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
-    ingestStream: (): IngestStream => core.ingestStream('/assistants/import'),
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importAssistants')),
   };
 }
 

@@ -9,7 +9,9 @@
 import type { ChatSummary } from '../schema/chats.js';
 import type { ChatMessage, Feedback } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { type HttpCore, type QueryInput, path } from './core.js';
+import { CHATS_PAGE_SIZE } from '../schema/limits.js';
+import { routePath } from '../schema/paths.js';
+import type { HttpCore, QueryInput } from './core.js';
 import { millis } from './dates.js';
 import type { Dialect } from './dialect/index.js';
 import { ofChatflow, plannedStream } from './listing.js';
@@ -67,15 +69,14 @@ class Chat {
 const newestFirst = (a: Chat, b: Chat) => b.last - a.last || (a.chatId < b.chatId ? 1 : a.chatId > b.chatId ? -1 : 0);
 
 export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
-  const messagesPath = (flow: string) => path`/chatmessage/${flow}`;
-
+  
   /** The chat's messages (the date filters applied), oldest first, each with its rating. */
   async function* transcript(flow: string, chatId: string, q: { startDate?: string; endDate?: string } = {}): AsyncGenerator<ChatMessage> {
     const d = await dialect();
     const ratings = new Map<string, Feedback>();
-    for await (const f of plannedStream(core, path`/feedback/${flow}`, ofChatflow(d, flow, d.feedbackList({ chatId })))) ratings.set(f.messageId, f);
+    for await (const f of plannedStream(core, routePath('listFeedback', flow), ofChatflow(d, flow, d.feedbackList({ chatId })))) ratings.set(f.messageId, f);
     const plan = ofChatflow(d, flow, d.messageList({ chatId, ...q }));
-    for await (const m of plannedStream(core, messagesPath(flow), plan, normaliseMessage)) {
+    for await (const m of plannedStream(core, routePath('listMessages', flow), plan, normaliseMessage)) {
       const { feedback: _f, ...rest } = m;
       yield { ...rest, feedback: ratings.get(m.id) ?? null } as ChatMessage;
     }
@@ -91,7 +92,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     let rated: Set<string> | undefined;
     if (feedbackType) {
       rated = new Set();
-      for await (const f of plannedStream(core, path`/feedback/${flow}`, ofChatflow(d, flow, d.feedbackList({})))) if (f.rating === feedbackType) rated.add(f.chatId);
+      for await (const f of plannedStream(core, routePath('listFeedback', flow), ofChatflow(d, flow, d.feedbackList({})))) if (f.rating === feedbackType) rated.add(f.chatId);
       if (rated.size === 0) return;
     }
     const wanted = (c: Chat) =>
@@ -101,7 +102,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
       return c.summary();
     };
     const read = async (query: QueryInput, into: (m: ChatMessage) => void) => {
-      for await (const batch of core.streamBatches(messagesPath(flow), query, normaliseMessage)) for (const m of batch) if (!plan.keep || plan.keep(m)) into(m);
+      for await (const batch of core.streamBatches(routePath('listMessages', flow), query, normaliseMessage)) for (const m of batch) if (!plan.keep || plan.keep(m)) into(m);
     };
     const userStart = filters.startDate !== undefined ? millis(filters.startDate) : -Infinity;
     const userEnd = filters.endDate !== undefined ? millis(filters.endDate) : Infinity;
@@ -114,7 +115,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
       const window = ofChatflow(d, flow, d.messageList({ ...filters, ...(start > -Infinity ? { startDate: new Date(start).toISOString() } : {}), ...(end < Infinity ? { endDate: new Date(end).toISOString() } : {}) }));
       const ids: string[] = [];
       // One request, not date windows: the span is between two pages' bounds.
-      for await (const m of plannedStream(core, messagesPath(flow), { ...window, windows: undefined }, normaliseMessage)) {
+      for await (const m of plannedStream(core, routePath('listMessages', flow), { ...window, windows: undefined }, normaliseMessage)) {
         if (m.sessionId == null && !seenSessionless.has(m.chatId)) seenSessionless.add(m.chatId), ids.push(m.chatId);
       }
       const chats: Chat[] = [];
@@ -185,7 +186,7 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     const d = await dialect();
     if (d.kind === 'flowise') return yield* flowiseChats(flow, d, q);
     for (let page = 1; ; page++) {
-      const { items } = await core.list<ChatSummary>(path`/chats/${flow}`, { ...q, page, limit: 100 } as QueryInput);
+      const { items } = await core.list<ChatSummary>(routePath('listChats', flow), { ...q, page, limit: 100 } as QueryInput);
       yield* items;
       if (items.length < 100) return;
     }
@@ -197,8 +198,8 @@ export function chatsApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     list: async (flow: string, q: ChatListQuery = {}, page: { page?: number; limit?: number } = {}): Promise<{ items: ChatSummary[]; total?: number }> => {
       const d = await dialect();
       const p = page.page ?? 1;
-      const limit = page.limit ?? 20;
-      if (d.kind !== 'flowise') return core.list<ChatSummary>(path`/chats/${flow}`, { ...q, page: p, limit } as QueryInput);
+      const limit = page.limit ?? CHATS_PAGE_SIZE;
+      if (d.kind !== 'flowise') return core.list<ChatSummary>(routePath('listChats', flow), { ...q, page: p, limit } as QueryInput);
       const items: ChatSummary[] = [];
       let skip = (p - 1) * limit;
       for await (const c of flowiseChats(flow, d, q, p * limit)) {

@@ -5,6 +5,7 @@
 // dispatcher, or a `request` function given by the caller (a service in the same process).
 // Loading the client (and thus `chatflow --help`) loads none of them.
 import type { Dispatcher } from 'undici';
+import { API_PREFIX } from '../schema/paths.js';
 import { ChatflowError, httpError } from './errors.js';
 import { IngestStream } from './ingest-stream.js';
 import { ListParseError, frameJsonLines, listItems, parseJsonBatches, type FramedChunk, type ListEntry } from './jsonStream.js';
@@ -116,11 +117,6 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** Sort parameters go out upper case: Flowise honours only the exact `DESC`. */
 const UPPERCASE_PARAMS = new Set(['order', 'sortOrder']);
 
-/** `path\`/variables/${id}\`` with each interpolated value URL-encoded. */
-export function path(strings: TemplateStringsArray, ...values: string[]): string {
-  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(values[i]!) : ''), '');
-}
-
 /** Arrays repeat the parameter, undefined/null are skipped, booleans are `true`/`false`. */
 export function buildQuery(query: QueryInput | undefined): string {
   if (!query) return '';
@@ -154,7 +150,7 @@ export function resolveBaseUrl(baseUrl: string): { root: string; api: string } {
   url.hash = '';
   const base = url.toString().replace(/\/+$/, '');
   const root = base.replace(/\/api\/v1$/i, '');
-  return { root, api: `${root}/api/v1` };
+  return { root, api: `${root}${API_PREFIX}` };
 }
 
 /** A URL fit for messages and debug lines: no user:password. */

@@ -60,14 +60,19 @@ async function sessionEdge(core: HttpCore, apiPath: string, query: QueryInput, o
 }
 
 /**
- * The messages `query` selects (its `startDate`/`endDate` as sent to Flowise: instants, both
- * inclusive), a window's worth of batches at a time, in date order (`order: 'DESC'`: newest first).
+ * The messages `query` selects between the instants `lo` and `hi` (its `startDate`/`endDate` as
+ * sent to Flowise, both inclusive), a window's worth of batches at a time, in date order
+ * (`order: 'DESC'`: newest first).
  */
-export async function* dateWindows(core: HttpCore, apiPath: string, query: QueryInput, normalise: Normalise<ChatMessage>): AsyncGenerator<ChatMessage[]> {
+export async function* dateWindows(
+  core: HttpCore,
+  apiPath: string,
+  query: QueryInput,
+  { from: lo, to: hi }: { from?: number | undefined; to?: number | undefined },
+  normalise: Normalise<ChatMessage>,
+): AsyncGenerator<ChatMessage[]> {
   const desc = String(query.order ?? '').toUpperCase() === 'DESC';
-  const { startDate, endDate, ...filters } = query;
-  const lo = startDate != null ? Date.parse(String(startDate)) : undefined;
-  const hi = endDate != null ? Date.parse(String(endDate)) : undefined;
+  const { startDate: _start, endDate: _end, ...filters } = query;
   const now = Date.now();
   const ask = (from: number | undefined, to: number | undefined): QueryInput => ({
     ...filters,

@@ -6,7 +6,7 @@ import { boundInstant } from '../schema/dates.js';
 import { ChatflowError } from './errors.js';
 
 /** The instants of a query's `startDate`/`endDate`; an unreadable one is a usage error (exit 2). */
-export function dateRange(q: { startDate?: string | undefined; endDate?: string | undefined }): { start?: number; end?: number } {
+export function boundInstants(q: { startDate?: string | undefined; endDate?: string | undefined }): { start?: number; end?: number } {
   const read = (text: string | undefined, bound: 'start' | 'end', name: string) => {
     if (text === undefined) return undefined;
     const ms = boundInstant(text.trim(), bound);

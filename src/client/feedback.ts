@@ -1,5 +1,6 @@
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../schema/resources.js';
-import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
+import { routePath } from '../schema/paths.js';
+import type { HttpCore, JsonText, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
 import { ofChatflow, plannedList, plannedStream } from './listing.js';
@@ -16,18 +17,18 @@ export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
     /** The sort order goes out as `order`, the name both servers read (Flowise ignores `sortOrder`). */
     list: async (chatflowId: string, query: FeedbackListQuery = {}): Promise<ListResult<Feedback>> => {
       const { page, limit, ...filters } = query;
-      return plannedList(core, path`/feedback/${chatflowId}`, await planOf(chatflowId, filters), { page, limit });
+      return plannedList(core, routePath('listFeedback', chatflowId), await planOf(chatflowId, filters), { page, limit });
     },
     stream: async function* (chatflowId: string, query: FeedbackListQuery = {}): AsyncGenerator<Feedback> {
-      yield* plannedStream(core, path`/feedback/${chatflowId}`, await planOf(chatflowId, query));
+      yield* plannedStream(core, routePath('listFeedback', chatflowId), await planOf(chatflowId, query));
     },
-    create: (body: FeedbackCreate): Promise<Feedback> => core.json('POST', '/feedback', { body }),
+    create: (body: FeedbackCreate): Promise<Feedback> => core.json('POST', routePath('createFeedback'), { body }),
     /**
      * Our service answers the updated feedback. Flowise answers `{"status":"OK"}` and has no route
      * to read one feedback by id, so the result is then the given fields merged with the id.
      */
     update: async (id: string, body: FeedbackUpdate): Promise<Feedback | (FeedbackUpdate & { id: string })> => {
-      const answer = await core.json<Partial<Feedback> | undefined>('PUT', path`/feedback/${id}`, { body });
+      const answer = await core.json<Partial<Feedback> | undefined>('PUT', routePath('updateFeedback', id), { body });
       return answer && typeof answer === 'object' && typeof answer.id === 'string' ? (answer as Feedback) : { ...body, id };
     },
     /**
@@ -35,9 +36,9 @@ export function feedbackApi(core: HttpCore, dialect: () => Promise<Dialect>) {
      * skipped; the messages must exist); sent in batches under the body limit.
      */
     ingest: (feedback: readonly (FeedbackIngest | JsonText)[]): Promise<{ affected: number }> =>
-      core.postBatches('/feedback/import', feedback),
+      core.postBatches(routePath('importFeedback'), feedback),
     /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
-    ingestStream: (): IngestStream => core.ingestStream('/feedback/import'),
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importFeedback')),
   };
 }
 

@@ -11,7 +11,7 @@
 //   a request this server cannot honour exactly (a delete Flowise would widen, an unreadable
 //   date), refused before anything is sent            kind refused (code: why)
 //   a delete that removed more than the same filters list    kind inexact
-// (The CLI maps these to its exit codes in src/cli/core/errors.ts.)
+// (The CLI maps these to its exit codes in src/cli/base/errors.ts.)
 //
 // Server dialects (./dialect): the client learns once which kind of server it talks to (our
 // service or Flowise; see ClientOptions.server and serverCache) and asks each list and delete in

@@ -3,6 +3,7 @@
 import type { HttpCore, ListResult, Normalise } from './core.js';
 import type { Dialect, ListPlan } from './dialect/index.js';
 import type { ChatMessage, Feedback } from '../schema/resources.js';
+import { DEFAULT_PAGE_SIZE } from '../schema/limits.js';
 import { ChatflowError } from './errors.js';
 import { dateWindows } from './date-windows.js';
 
@@ -11,8 +12,6 @@ export interface PageRequest {
   limit?: number | undefined;
 }
 
-/** The page size when only `page` is given, as our service takes it. */
-export const DEFAULT_LIMIT = 100;
 
 /** The records as they arrive (never held), without those the plan drops. */
 export async function* plannedStream<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T> {
@@ -34,7 +33,7 @@ async function ratedOnly(rated: NonNullable<ListPlan<ChatMessage>['rated']>): Pr
 export async function* plannedBatches<T>(core: HttpCore, apiPath: string, plan: ListPlan<T>, normalise?: Normalise<T>): AsyncGenerator<T[]> {
   if (plan.none) return;
   const source = plan.windows
-    ? (dateWindows(core, apiPath, plan.query, (normalise ?? ((x) => x)) as Normalise<ChatMessage>) as AsyncGenerator<T[]>)
+    ? (dateWindows(core, apiPath, plan.query, plan.windows, (normalise ?? ((x) => x)) as Normalise<ChatMessage>) as AsyncGenerator<T[]>)
     : core.streamBatches(apiPath, plan.query, normalise);
   try {
     const rate = plan.rated ? ((await ratedOnly(plan.rated)) as unknown as (x: T) => T | undefined) : undefined;
@@ -70,7 +69,7 @@ export async function plannedList<T>(
       throw err;
     }
   }
-  const size = limit ?? (page !== undefined ? DEFAULT_LIMIT : Infinity);
+  const size = limit ?? (page !== undefined ? DEFAULT_PAGE_SIZE : Infinity);
   const from = page !== undefined ? (page - 1) * size : 0;
   const items: T[] = [];
   let total = 0;

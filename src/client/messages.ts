@@ -1,7 +1,8 @@
 import { MESSAGE_JSON_FIELDS } from '../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest, Feedback } from '../schema/resources.js';
 import { ChatFeedbackGuard, type RatedChat } from './chat-feedback.js';
-import { type HttpCore, type JsonText, type ListResult, type QueryInput, path } from './core.js';
+import { routePath } from '../schema/paths.js';
+import type { HttpCore, JsonText, ListResult, QueryInput } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import type { FramedChunk } from './jsonStream.js';
 import type { Dialect, ListPlan } from './dialect/index.js';
@@ -72,22 +73,21 @@ const takesFeedback = (chatflowId: string, chats: RatedChat[]) => {
 
 export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }) => Promise<Dialect>) {
   const dialectOf = dialect;
-  const listPath = (chatflowId: string) => path`/chatmessage/${chatflowId}`;
-  /** How this server is asked for the chatflow's messages. */
+    /** How this server is asked for the chatflow's messages. */
   const planOf = async (chatflowId: string, query: MessageListQuery) => {
     const d = await dialect();
     return rated(chatflowId, ofChatflow(d, chatflowId, d.messageList(query)));
   };
   /** The chatflow's ratings, where the plan keeps rated messages by them. */
   const rated = <P extends { rated?: ListPlan<ChatMessage>['rated'] }>(chatflowId: string, plan: P): P =>
-    plan.rated ? { ...plan, rated: { ...plan.rated, ratings: () => core.stream<Feedback>(path`/feedback/${chatflowId}`) } } : plan;
+    plan.rated ? { ...plan, rated: { ...plan.rated, ratings: () => core.stream<Feedback>(routePath('listFeedback', chatflowId)) } } : plan;
   const nothing = (chatflowId: string, apiPath: string) =>
     new ChatflowError('http', `no chat messages of chatflow ${chatflowId} match`, { status: 404, method: 'DELETE', path: apiPath });
 
   /** The chatflow's feedback, for a server whose delete takes the ratings of whole chats. */
   const feedbackGuard = async (chatflowId: string): Promise<ChatFeedbackGuard> => {
     const rows: Feedback[] = [];
-    for await (const f of core.stream<Feedback>(path`/feedback/${chatflowId}`)) rows.push(f);
+    for await (const f of core.stream<Feedback>(routePath('listFeedback', chatflowId))) rows.push(f);
     return new ChatFeedbackGuard(rows);
   };
 
@@ -98,7 +98,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
    * chats; `spareRatedChats` leaves those chats out instead).
    */
   const planDelete = async (chatflowId: string, query: MessageDeleteQuery = {}, opts: PlanOptions = {}): Promise<MessageDeletePlan> => {
-    const apiPath = listPath(chatflowId);
+    const apiPath = routePath('deleteMessages', chatflowId);
     // A delete asks which server it talks to afresh: a remembered answer may be out of date.
     const dialect = await dialectOf({ fresh: true });
     const d = dialect.messageDelete(query);
@@ -144,22 +144,22 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
 
   async function* streamTexts(chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<string[]> {
     const plan = await planOf(chatflowId, query);
-    if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamTexts(listPath(chatflowId), plan.query, normaliseMessage);
+    if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamTexts(routePath('listMessages', chatflowId), plan.query, normaliseMessage);
     // A received chunk's messages together: the first come out as soon as they are read.
-    for await (const batch of plannedBatches(core, listPath(chatflowId), plan, normaliseMessage)) yield batch.map((m) => JSON.stringify(m));
+    for await (const batch of plannedBatches(core, routePath('listMessages', chatflowId), plan, normaliseMessage)) yield batch.map((m) => JSON.stringify(m));
   }
 
   return {
     list: async (chatflowId: string, query: MessageListQuery = {}): Promise<ListResult<ChatMessage>> => {
       const { page, limit, ...filters } = query;
-      return plannedList(core, listPath(chatflowId), await planOf(chatflowId, filters), { page, limit } satisfies PageRequest, normaliseMessage);
+      return plannedList(core, routePath('listMessages', chatflowId), await planOf(chatflowId, filters), { page, limit } satisfies PageRequest, normaliseMessage);
     },
     stream: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage> {
-      yield* plannedStream(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
+      yield* plannedStream(core, routePath('listMessages', chatflowId), await planOf(chatflowId, query), normaliseMessage);
     },
     /** stream, the messages of each chunk received together: for reading a long list at speed. */
     streamBatches: async function* (chatflowId: string, query: MessageListQuery = {}): AsyncGenerator<ChatMessage[]> {
-      yield* plannedBatches(core, listPath(chatflowId), await planOf(chatflowId, query), normaliseMessage);
+      yield* plannedBatches(core, routePath('listMessages', chatflowId), await planOf(chatflowId, query), normaliseMessage);
     },
     /** The messages' JSON texts, a chunk at a time, for copying a list cheaply (see HttpCore.streamTexts). */
     streamTexts,
@@ -169,7 +169,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
      */
     streamFramed: async function* (chatflowId: string, query: MessageListQuery, prefix: Buffer, suffix: Buffer): AsyncGenerator<FramedChunk> {
       const plan = await planOf(chatflowId, query);
-      if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamFramed(listPath(chatflowId), plan.query, normaliseMessage, prefix, suffix);
+      if (!plan.keep && !plan.emptyOn && !plan.none && !plan.windows && !plan.rated) return yield* core.streamFramed(routePath('listMessages', chatflowId), plan.query, normaliseMessage, prefix, suffix);
       const [head, tail] = [prefix.toString(), suffix.toString()];
       for await (const texts of streamTexts(chatflowId, query)) {
         yield { bytes: Buffer.from(texts.map((text) => `${head}${text}${tail}`).join('')), count: texts.length };
@@ -196,7 +196,7 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
       }
       if (plan.guard) {
         const after: Feedback[] = [];
-        for await (const f of core.stream<Feedback>(path`/feedback/${chatflowId}`)) after.push(f);
+        for await (const f of core.stream<Feedback>(routePath('listFeedback', chatflowId))) after.push(f);
         const lost = plan.guard.lost(after, new Set(plan.spared.map((c) => c.chatId)));
         if (lost > 0) {
           throw new ChatflowError('inexact', `the server also deleted ${lost} rating${lost === 1 ? '' : 's'} of messages that were kept`, {
@@ -209,9 +209,9 @@ export function messagesApi(core: HttpCore, dialect: (opts?: { fresh?: boolean }
     },
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
     ingest: (chatflowId: string, messages: readonly (ChatMessageIngest | JsonText)[]): Promise<{ affected: number }> =>
-      core.postBatches(listPath(chatflowId), messages),
+      core.postBatches(routePath('ingestMessages', chatflowId), messages),
     /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
-    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(listPath(chatflowId)),
+    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(routePath('ingestMessages', chatflowId)),
   };
 }
 

@@ -1,10 +1,12 @@
 import type { UpsertHistory, UpsertHistoryIngest } from '../schema/resources.js';
-import { type HttpCore, type JsonText, type ListResult, path } from './core.js';
+import { DEFAULT_PAGE_SIZE } from '../schema/limits.js';
+import { routePath } from '../schema/paths.js';
+import type { HttpCore, JsonText, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import type { Dialect } from './dialect/index.js';
 import { millis } from './dates.js';
 import { ChatflowError } from './errors.js';
-import { DEFAULT_LIMIT, ofChatflow, plannedList, plannedStream } from './listing.js';
+import { ofChatflow, plannedList, plannedStream } from './listing.js';
 import type { UpsertHistoryQuery } from './queries.js';
 
 export type { UpsertHistoryQuery } from './queries.js';
@@ -12,7 +14,8 @@ export type { UpsertHistoryQuery } from './queries.js';
 /** The server's cap on ids per PATCH. */
 const MAX_IDS = 10_000;
 
-const historyPath = (chatflowId?: string) => (chatflowId === undefined ? '/upsert-history' : path`/upsert-history/${chatflowId}`);
+/** The list's path: one chatflow's records, or every chatflow's (the PATCH's too). */
+const historyPath = (chatflowId?: string) => (chatflowId === undefined ? routePath('listAllUpsertHistory') : routePath('listUpsertHistory', chatflowId));
 
 export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>) {
   const planOf = async (chatflowId: string | undefined, query: UpsertHistoryQuery) => {
@@ -42,7 +45,7 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
     const d = await dialect();
     if (chatflowId !== undefined || !d.upsertHistoryByChatflow) return undefined;
     const all: UpsertHistory[] = [];
-    for await (const flow of core.stream<{ id: string }>('/chatflows')) {
+    for await (const flow of core.stream<{ id: string }>(routePath('listChatflows'))) {
       for await (const record of plannedStream(core, historyPath(flow.id), ofChatflow(d, flow.id, d.upsertHistoryList(query)))) all.push(record);
     }
     const sign = String(query.order ?? '').toUpperCase() === 'DESC' ? -1 : 1;
@@ -55,7 +58,7 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
       const all = await acrossChatflows(chatflowId, filters);
       if (all === undefined) return plannedList(core, historyPath(chatflowId), await planOf(chatflowId, filters), { page, limit });
       if (page === undefined && limit === undefined) return { items: all };
-      const size = limit ?? DEFAULT_LIMIT;
+      const size = limit ?? DEFAULT_PAGE_SIZE;
       return { items: all.slice(((page ?? 1) - 1) * size, (page ?? 1) * size), total: all.length };
     },
     stream: async function* (chatflowId: string | undefined, query: UpsertHistoryQuery = {}): AsyncGenerator<UpsertHistory> {
@@ -77,7 +80,7 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
       if (chatflowId !== undefined && d.kind === 'flowise') {
         keep = new Set<string>();
         for await (const record of plannedStream(core, apiPath, ofChatflow(d, chatflowId, d.upsertHistoryList({})))) keep.add(record.id);
-        apiPath = '/upsert-history';
+        apiPath = routePath('deleteAnyUpsertHistory');
       }
       let affected = 0;
       for (let i = 0; i < ids.length; i += MAX_IDS) {
@@ -88,9 +91,9 @@ export function upsertHistoryApi(core: HttpCore, dialect: () => Promise<Dialect>
     },
     /** Our service's extension (ids and dates kept); sent in batches under the body limit. */
     ingest: (chatflowId: string, records: readonly (UpsertHistoryIngest | JsonText)[]): Promise<{ affected: number }> =>
-      core.postBatches(historyPath(chatflowId), records),
+      core.postBatches(routePath('ingestUpsertHistory', chatflowId), records),
     /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
-    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(historyPath(chatflowId)),
+    ingestStream: (chatflowId: string): IngestStream => core.ingestStream(routePath('ingestUpsertHistory', chatflowId)),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpdate } from '../schema/resources.js';
 import type { RouteQuery } from '../schema/routes.js';
-import { type HttpCore, type ListResult, path } from './core.js';
+import { routePath } from '../schema/paths.js';
+import type { HttpCore, ListResult } from './core.js';
 import type { IngestStream } from './ingest-stream.js';
 import { ChatflowError } from './errors.js';
 
@@ -17,15 +18,15 @@ export function variablesApi(core: HttpCore) {
   return {
     /** With page and limit, `total` is the number of all variables. */
     list: (opts: RouteQuery<'listVariables'> = {}): Promise<ListResult<Variable>> =>
-      core.list('/variables', opts, normaliseVariable),
-    stream: (): AsyncIterable<Variable> => core.stream('/variables', undefined, normaliseVariable),
+      core.list(routePath('listVariables'), opts, normaliseVariable),
+    stream: (): AsyncIterable<Variable> => core.stream(routePath('listVariables'), undefined, normaliseVariable),
     create: async (body: VariableCreate): Promise<Variable> =>
-      normaliseVariable(await core.json('POST', '/variables', { body })),
+      normaliseVariable(await core.json('POST', routePath('createVariable'), { body })),
     update: async (id: string, body: VariableUpdate): Promise<Variable> =>
-      normaliseVariable(await core.json('PUT', path`/variables/${id}`, { body })),
+      normaliseVariable(await core.json('PUT', routePath('updateVariable', id), { body })),
     /** Flowise answers an unknown id with `affected: 0`; both servers then give a 404 error. */
     delete: async (id: string): Promise<{ affected: number }> => {
-      const apiPath = path`/variables/${id}`;
+      const apiPath = routePath('deleteVariable', id);
       const result = await core.affected('DELETE', apiPath);
       if (result.affected === 0) {
         throw new ChatflowError('http', `Variable ${id} not found`, { status: 404, method: 'DELETE', path: apiPath });
@@ -37,14 +38,14 @@ export function variablesApi(core: HttpCore) {
      * none, in one transaction (sets of one name at once never make two); a 409 when several have it.
      */
     set: async (body: VariableCreate): Promise<VariableSet> => {
-      const answer = (await core.json('POST', '/variables/set', { body })) as VariableSet;
+      const answer = (await core.json('POST', routePath('setVariable'), { body })) as VariableSet;
       return { ...answer, variable: normaliseVariable(answer.variable) };
     },
     /** Our service's extension (ids and dates kept, existing ids skipped); sent in batches under the body limit. */
     ingest: (variables: readonly VariableIngest[]): Promise<{ affected: number }> =>
-      core.postBatches('/variables/import', variables),
+      core.postBatches(routePath('importVariables'), variables),
     /** Our service's extension, streamed: records written one by one, one request (see IngestStream). */
-    ingestStream: (): IngestStream => core.ingestStream('/variables/import'),
+    ingestStream: (): IngestStream => core.ingestStream(routePath('importVariables')),
   };
 }
 

@@ -11,24 +11,32 @@
 const CALENDAR_DAY =
   '(?:[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)' +
   '|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
-const TIME_OF_DAY = '[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?';
-export const DATE_BOUND_PATTERN = `^${CALENDAR_DAY}(?:${TIME_OF_DAY})?$`;
+const HOUR = '[01][0-9]|2[0-3]';
+const MINUTE = '[0-5][0-9]';
+const ZONE = `[Zz]|[+-](?:${HOUR}):?${MINUTE}`;
+/** A time of day, each part through `part`: a group that captures (BOUND) or only groups (the pattern). */
+const timeOfDay = (part: (p: string) => string) =>
+  `[Tt ]${part(HOUR)}:${part(MINUTE)}(?::${part(MINUTE)}(?:\\.${part('[0-9]{1,9}')})?)?${part(ZONE)}?`;
+export const DATE_BOUND_PATTERN = `^${CALENDAR_DAY}(?:${timeOfDay((p) => `(?:${p})`)})?$`;
 
-const BOUND = new RegExp(DATE_BOUND_PATTERN);
-const ZONED = /([Zz]|[+-]\d{2}:?\d{2})$/;
+/** The pattern again, its parts captured: a bound is read by one match. */
+const BOUND = new RegExp(`^(${CALENDAR_DAY})(?:${timeOfDay((p) => `(${p})`)})?$`);
 export const DAY_MS = 86_400_000;
 
 /**
- * The instant (ms) a bound names, or undefined when the text is not of the pattern. A plain date
- * is the start of that day (UTC), or its last millisecond as an upper bound; a date-time without
- * a zone is UTC.
+ * The instant (ms) a bound names, or undefined when the text is not of the pattern: read by one
+ * match, its parts as the match gives them. A plain date is the start of that day (UTC), or its
+ * last millisecond as an upper bound; a date-time without a zone is UTC; a fraction of a second
+ * counts to the millisecond (as Date.parse counts it: the rest dropped).
  */
 export function boundInstant(text: string, bound: 'start' | 'end'): number | undefined {
-  if (!BOUND.test(text)) return undefined;
-  if (text.length === 10) {
-    const ms = new Date(0).setUTCFullYear(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
-    return bound === 'end' ? ms + DAY_MS - 1 : ms;
-  }
-  const ms = Date.parse((ZONED.test(text) ? text : `${text}Z`).toUpperCase().replace(' ', 'T'));
-  return Number.isNaN(ms) ? undefined : ms;
+  const parts = BOUND.exec(text);
+  if (!parts) return undefined;
+  const [, day = '', hour, minute, second, fraction, zone] = parts;
+  // (setUTCFullYear, not Date.UTC, which takes years 0-99 for 1900-1999.)
+  const midnight = new Date(0).setUTCFullYear(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+  if (hour === undefined) return bound === 'end' ? midnight + DAY_MS - 1 : midnight;
+  const offset = !zone || zone.length === 1 ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+  const ms = fraction === undefined ? 0 : Number(`${fraction}00`.slice(0, 3));
+  return midnight + ((Number(hour) * 60 + Number(minute) - offset) * 60 + Number(second ?? 0)) * 1000 + ms;
 }

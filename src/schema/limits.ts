@@ -4,6 +4,10 @@
 /** The most records one ingest request may carry (one transaction). */
 export const MAX_INGEST_ITEMS = 10_000;
 
+/** A list's page when `page` is given without `limit`. */
+export const DEFAULT_PAGE_SIZE = 100;
+/** A page of a chatflow's chats (GET /chats/:id) unless `limit` says otherwise: they are summed up a page at a time. */
+export const CHATS_PAGE_SIZE = 20;
 /** The largest page a list answers (`limit`). */
 export const MAX_PAGE_SIZE = 1000;
 /** Keeps the row offset, (page - 1) × limit, a safe integer that every database takes. */

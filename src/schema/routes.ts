@@ -1,5 +1,6 @@
-// Every route of the service, once: the server registers and validates from this table, the
-// OpenAPI document is generated from it, and the client takes its request types from it.
+// Every route of the service, once: its method and path (schema/paths.ts) with its schemas and
+// words here. The server registers and validates from this table, the OpenAPI document is
+// generated from it, and the client takes its request types from it.
 import { Type, type Static, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 import {
   Affected,
@@ -42,7 +43,7 @@ import {
 } from './resources.js';
 import { ChatSummary } from './chats.js';
 import { MESSAGE_FILTERS, type FilterSchema } from './filters.js';
-import { MAX_INGEST_ITEMS } from './limits.js';
+import { CHATS_PAGE_SIZE, MAX_INGEST_ITEMS } from './limits.js';
 import { ROUTE_PATHS, type HttpMethod, type RouteName } from './paths.js';
 
 /** A route: its method and path (schema/paths.ts) and what this table adds to them. */
@@ -219,7 +220,7 @@ const details = {
 
   listChats: {
     tag: 'chat messages',
-    summary: 'The chats of a chatflow, newest activity first: one summary per chatId of the messages the filters take (a page: 20 unless limit)',
+    summary: `The chats of a chatflow, newest activity first: one summary per chatId of the messages the filters take (a page: ${CHATS_PAGE_SIZE} unless limit)`,
     params: ChatflowIdParam,
     query: Query({
       chatType: messageFilters.chatType,

@@ -1,6 +1,7 @@
 // What the service answers, whichever way a request reached it (fastify in app.ts, or the
 // in-process dispatcher of in-process.ts): a route's outcome, and the one place an error becomes
 // a status and its words.
+import { routePath } from '../schema/paths.js';
 import type { RouteName } from '../schema/routes.js';
 import { ServiceError } from './errors.js';
 import { routeTable } from './route-table.js';
@@ -53,7 +54,7 @@ export function errorAnswer(error: Error & { code?: unknown; statusCode?: number
 function storeRefusal(error: StoreError): [status: number, message: string] {
   if (error instanceof NotFound) return [404, error.message];
   if (error instanceof Conflict) {
-    const existing = error.existing && routeTable.updateFeedback.path.replace(':id', error.existing.id);
+    const existing = error.existing && routePath('updateFeedback', error.existing.id);
     return [409, existing ? `${error.message}: change it with PUT ${existing}` : error.message];
   }
   // A bad reference, a value the database cannot keep: the request's to fix.

@@ -7,6 +7,7 @@ import { API_PREFIX, OPENAPI_PATH } from '../schema/paths.js';
 import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
 import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE } from './answers.js';
 import { keyChecker } from './auth.js';
+import { matchRoute, validateRequest } from './routing.js';
 import { parseJsonBody } from './body.js';
 import { listingProgress, sendListing } from './listing.js';
 import { ingestStreamed, NDJSON_TYPE, StreamedBody } from './ndjson.js';
@@ -122,19 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) =>
       errorBody(reply, error.statusCode ?? 400, error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message),
   });
-  // A streamed body is validated batch by batch, as the array it stands for (ndjson.ts).
-  app.setValidatorCompiler((route) => {
-    const validate = compileValidator(route);
-    if (route.httpPart !== 'body') return validate;
-    const body = (data: unknown): boolean => {
-      if (data instanceof StreamedBody) return true;
-      const valid = validate(data);
-      body.errors = validate.errors;
-      return valid;
-    };
-    body.errors = undefined as typeof validate.errors;
-    return body;
-  });
+  app.setValidatorCompiler(compileValidator);
   // JSON is the body there is, and NDJSON on the routes that take records in bulk: any other
   // content type is 415 (errorAnswer).
   app.removeAllContentTypeParsers();
@@ -177,42 +166,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
-  // A path is the route of its methods only: a literal path (/variables/import) is never taken
-  // for a template (/variables/:id), and a method it lacks is 405 with the methods it has, an
-  // unknown method (QUERY) too. Decided before auth and before any body is read. A literal
-  // route's own path (most requests) is looked up by name (`literalAt`, the same entry) rather
-  // than tried against every pattern, which cost GET /variables some 5% of its time.
-  const methodsAt: { pattern: RegExp; literal: boolean; methods: string[] }[] = [];
-  const literalAt = new Map<string, string[]>();
-  app.addHook('onRoute', (route) => {
-    const full = route.url.replace(/\/$/, '');
-    const literal = !full.includes(':');
-    const escaped = full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const source = `^${escaped.replace(/:[^/]+/g, '[^/]+')}/?$`;
-    let entry = methodsAt.find((m) => m.pattern.source === new RegExp(source).source);
-    if (!entry) {
-      methodsAt.push((entry = { pattern: new RegExp(source), literal, methods: [] }));
-      if (literal) literalAt.set(full, entry.methods);
-    }
-    for (const method of [route.method].flat()) if (!entry.methods.includes(method)) entry.methods.push(method);
-  });
-  const allowedAt = (path: string) => {
-    // (A literal pattern takes one trailing slash: `/?$`.)
-    const own = literalAt.get(path.endsWith('/') ? path.slice(0, -1) : path);
-    if (own) return own;
-    const matches = methodsAt.filter((m) => m.pattern.test(path));
-    const literal = matches.filter((m) => m.literal);
-    return [...new Set((literal.length ? literal : matches).flatMap((m) => m.methods))];
-  };
+  // A path is the route of its methods only (routing.ts, the in-process dispatcher's rule too): a
+  // literal path (/variables/import) is never taken for a template (/variables/:id), and a method
+  // it lacks is 405 with the methods it has, an unknown method (QUERY) too. Decided before auth
+  // and before any body is read; fastify's router, which puts literal paths first too, then
+  // finds the same route.
   const refuseMethod = (request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]) => {
     reply.header('allow', allowed.join(', '));
     return errorBody(reply, 405, `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`);
   };
   app.addHook('onRequest', (request, reply, done) => {
     const path = request.url.split('?')[0] ?? '';
-    const allowed = allowedAt(path);
+    // (Below the prefix, and one trailing slash taken, as the router takes it.)
+    const match = path.startsWith(`${API_PREFIX}/`) ? matchRoute(request.method, path.slice(API_PREFIX.length).replace(/(.)\/$/, '$1')) : undefined;
     // (A hook that answers does not call `done`: the request goes no further.)
-    if (allowed.length && !allowed.includes(request.method)) refuseMethod(request, reply, path, allowed);
+    if (match && 'allowed' in match) refuseMethod(request, reply, path, match.allowed);
     else done();
   });
 
@@ -245,13 +213,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         api.route({
           method: spec.method,
           url: spec.path,
-          schema: {
-            ...(spec.params ? { params: spec.params } : {}),
-            querystring: spec.query ?? NO_QUERY,
-            ...(spec.body ? { body: spec.body } : {}),
-          },
           config: { public: spec.public, invalidStatus: spec.invalidStatus, streamed } satisfies RouteConfig,
-          ...(handler.preValidation ? { preValidation: async (req: FastifyRequest) => handler.preValidation?.(req) } : {}),
+          // Validated as the in-process dispatcher validates (routing.ts), not by fastify's schemas.
+          preValidation: (request, _reply, done) => {
+            try {
+              handler.preValidation?.(request);
+              validateRequest(name, request);
+              done();
+            } catch (err) {
+              done(err as Error);
+            }
+          },
           handler: async (request, reply) => {
             if (request.body instanceof StreamedBody) {
               // (The answer may come before the whole body, which the connection then does not carry on.)

@@ -2,10 +2,10 @@
 // CLI's embedded default hands `request` to the client, whose request core sends through it as it
 // would through a transport.
 //
-// A request for a route of the table (the path and method those of exactly one route, a JSON body
-// or none) is dispatched here directly: the body parsed by the app's parser, the parts validated
-// by the app's validators in fastify's order (params, body, query), the route's handler run and
-// its outcome, or its failure, answered as the app answers it (answers.ts). Building the fastify
+// A request for a route of the table (matched by the app's rule, a JSON body or none) is
+// dispatched here directly: the body parsed by the app's parser, the parts validated as the app
+// validates them (routing.ts has both), the route's handler run and its outcome, or its failure,
+// answered as the app answers it (answers.ts). Building the fastify
 // app (loading fastify, registering every route) was most of a first command's time. Anything
 // else (an unknown path or method, a path or query in any doubt, another content type, a body
 // over the limit) goes to the app itself, built then, and injected (fastify's inject): its
@@ -14,16 +14,16 @@ import type { Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { parse as parseQuery } from 'fast-querystring';
 import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../schema/paths.js';
 import type { RouteName } from '../schema/routes.js';
 import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE, type Outcome } from './answers.js';
 import type { AppOptions } from './app.js';
 import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
+import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable } from './route-table.js';
+import { DOCUMENT_ROUTE, Invalid, matchRoute, validateRequest } from './routing.js';
 import { ingestStreamed, mediaType, NDJSON_TYPE, StreamedBody } from './ndjson.js';
-import { API_PREFIX } from '../schema/paths.js';
-import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable, type HttpPart, type RouteEntry } from './route-table.js';
 import { handlers } from './routes/index.js';
-import { compileValidator } from './validation.js';
 
 export interface InProcessRequest {
   method: string;
@@ -85,25 +85,6 @@ export async function openInProcess(options: InProcessOptions): Promise<InProces
 /** A path below the API taken directly: segments of unreserved characters (nothing to decode), no empty one. */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 
-interface Pattern {
-  segments: string[];
-  literal: boolean;
-  byMethod: Map<string, RouteName>;
-}
-/** The route table by path pattern, made on the first request. */
-let patterns: Pattern[] | undefined;
-function tableOfPatterns(): Pattern[] {
-  const byShape = new Map<string, Pattern>();
-  for (const [name, spec] of Object.entries(routeTable) as [RouteName, RouteEntry][]) {
-    const segments = spec.path.split('/').slice(1);
-    const shape = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
-    let pattern = byShape.get(shape);
-    if (!pattern) byShape.set(shape, (pattern = { segments, literal: !spec.path.includes(':'), byMethod: new Map() }));
-    pattern.byMethod.set(spec.method, name);
-  }
-  return [...byShape.values()];
-}
-
 interface DirectRoute {
   name: RouteName;
   /** The body is NDJSON, read as it comes. */
@@ -113,9 +94,9 @@ interface DirectRoute {
 }
 
 /**
- * The route a request is dispatched to directly, or undefined when the app must answer it. As the
- * app decides (its method check): of the patterns a path matches, literal ones (/variables/import)
- * before templates (/variables/:id); taken when exactly one remains and it has the method.
+ * The route a request is dispatched to directly, or undefined when the app must answer it: the
+ * route the app's rule takes (routing.ts#matchRoute), but a HEAD (fastify answers it without the
+ * body) and the document (the app's own).
  */
 function directRoute(request: InProcessRequest, pathname: string, search: string, bodyLimit: number): DirectRoute | undefined {
   const { method, body } = request;
@@ -131,46 +112,13 @@ function directRoute(request: InProcessRequest, pathname: string, search: string
     if (!streamed && request.headers['content-type'] !== 'application/json') return undefined;
     if (!streamed && (typeof body !== 'string' && !Buffer.isBuffer(body) || body.length === 0 || Buffer.byteLength(body) > bodyLimit)) return undefined;
   }
-  const given = path.split('/').slice(1);
-  const matching = (patterns ??= tableOfPatterns()).filter(
-    (p) => p.segments.length === given.length && p.segments.every((s, i) => (s.startsWith(':') ? given[i]!.length <= MAX_PARAM_LENGTH : s === given[i])),
-  );
-  const literal = matching.filter((p) => p.literal);
-  const chosen = literal.length ? literal : matching;
-  const name = chosen.length === 1 ? chosen[0]!.byMethod.get(method) : undefined;
-  if (!name || (streamed && !routeTable[name].streamed)) return undefined;
-  const params: Record<string, string> = {};
-  chosen[0]!.segments.forEach((s, i) => {
-    if (s.startsWith(':')) params[s.slice(1)] = given[i]!;
-  });
+  const match = matchRoute(method, path);
+  if (method === 'HEAD' || !match || !('route' in match) || match.route === DOCUMENT_ROUTE) return undefined;
+  const { route: name, params } = match;
+  if (Object.values(params).some((p) => p.length > MAX_PARAM_LENGTH) || (streamed && !routeTable[name].streamed)) return undefined;
   // (The router's parser: fastify's own, so that repeated and odd parameters mean the same.)
   const query = search.length > 1 ? (parseQuery(search.slice(1)) as Record<string, unknown>) : {};
   return { name, streamed, params, query };
-}
-
-type Validate = ReturnType<typeof compileValidator>;
-/** Each route's validators, made on its first request. */
-const validators = new Map<RouteName, Partial<Record<HttpPart, Validate>>>();
-function validatorsOf(name: RouteName) {
-  let found = validators.get(name);
-  if (!found) {
-    const spec = routeTable[name];
-    // (As fastify asks for them: the route's method and its whole URL.)
-    const route = { method: spec.method, url: `${API_PREFIX}${spec.path}` };
-    found = Object.fromEntries(Object.entries(spec.parts).map(([httpPart, schema]) => [httpPart, compileValidator({ ...route, schema, httpPart })]));
-    validators.set(name, found);
-  }
-  return found;
-}
-
-/** A request part that broke its schema (fastify's validation error, as app.ts answers it). */
-class Invalid extends Error {
-  constructor(
-    readonly context: string,
-    readonly errors: NonNullable<Validate['errors']>,
-  ) {
-    super(`${context} is invalid`);
-  }
 }
 
 /** The chunks of a body given whole or as a stream. */
@@ -191,21 +139,12 @@ async function dispatch(
     const body = request.body === undefined ? undefined : streamed ? new StreamedBody(chunksOf(request.body), bodyLimit) : parseJsonBody(Buffer.from(request.body as string | Buffer));
     const parts = { params, body, query };
     handlers[name].preValidation?.(parts);
-    const validate = validatorsOf(name);
-    // fastify's order, each as fastify passes it (a missing part as null).
-    for (const [context, check, value] of [
-      ['params', validate.params, parts.params],
-      // (A streamed body is validated batch by batch, as the array it stands for: ndjson.ts.)
-      ['body', streamed ? undefined : validate.body, parts.body],
-      ['querystring', validate.querystring, parts.query],
-    ] as const) {
-      if (check && !check(value === undefined ? null : value)) throw new Invalid(context, check.errors ?? []);
-    }
+    validateRequest(name, parts);
     if (body instanceof StreamedBody) return await answerOf({ json: await ingestStreamed(name, { params, query, body, store }) });
     return await answerOf(await perform(name, { ...parts, store } as never));
   } catch (err) {
     const [status, message] =
-      err instanceof Invalid ? invalidAnswer(err.context, err.errors, spec.invalidStatus) : errorAnswer(err as Error, request.headers['content-type']);
+      err instanceof Invalid ? invalidAnswer(err.validationContext, err.validation, spec.invalidStatus) : errorAnswer(err as Error, request.headers['content-type']);
     return answer(status, { 'content-type': JSON_TYPE }, JSON.stringify(errorJson(status, message)));
   }
 }

@@ -2,7 +2,7 @@
 // bounded distinct counter behind the session count.
 import { describe, expect, it } from 'vitest';
 import { bar, resample, sparkline, splitBar } from '../../src/cli/render/chart.js';
-import { DistinctCounter } from '../../src/cli/distinct.js';
+import { DistinctCounter } from '../../src/cli/stats/distinct.js';
 import { displayWidth, sanitize, truncate, wrap } from '../../src/cli/render/text.js';
 
 describe('chart', () => {

@@ -12,9 +12,9 @@ import {
   setValue,
   unsetValue,
   useProfile,
-} from '../../src/cli/config.js';
+} from '../../src/cli/base/config.js';
 import { resolveConnection } from '../../src/cli/core/connection.js';
-import { UsageError } from '../../src/cli/core/errors.js';
+import { UsageError } from '../../src/cli/base/errors.js';
 
 const posix = process.platform !== 'win32';
 let root: string;

@@ -1,7 +1,8 @@
 // One named zone: filters read in the zone the tables print in; relative times; the zone named.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dateRange, formatInstant, parseWhen, timeZone, zoneNote } from '../../src/cli/dates.js';
-import { UsageError } from '../../src/cli/core/errors.js';
+import { formatInstant, parseWhen, timeZone, zoneNote } from '../../src/cli/base/dates.js';
+import { queryDates } from '../../src/cli/core/filters.js';
+import { UsageError } from '../../src/cli/base/errors.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -92,23 +93,23 @@ describe('filters in the zone', () => {
     );
   });
 
-  it('dateRange: instants for the client, --since as --start-date, --until as --end-date, contradictions refused', () => {
+  it('queryDates: instants for the client, --since as --start-date, --until as --end-date, contradictions refused', () => {
     vi.stubEnv('TZ', 'America/New_York');
     const z = timeZone();
-    expect(dateRange({ since: '2026-10-30', endDate: 'now' }, z, NOW)).toEqual({
+    expect(queryDates({ since: '2026-10-30', endDate: 'now' }, z, NOW)).toEqual({
       startDate: '2026-10-30T04:00:00.000Z',
       endDate: '2026-10-30T15:30:00.000Z',
     });
-    expect(dateRange({}, z)).toEqual({});
-    expect(() => dateRange({ since: '1d', startDate: '2026-01-01' }, z)).toThrow(/--since and --start-date/);
+    expect(queryDates({}, z)).toEqual({});
+    expect(() => queryDates({ since: '1d', startDate: '2026-01-01' }, z)).toThrow(/--since and --start-date/);
     // --until is --end-date, through the end of a day given alone.
-    expect(dateRange({ since: '2026-10-29', until: '2026-10-29' }, z, NOW)).toEqual({
+    expect(queryDates({ since: '2026-10-29', until: '2026-10-29' }, z, NOW)).toEqual({
       startDate: '2026-10-29T04:00:00.000Z',
       endDate: '2026-10-30T03:59:59.999Z',
     });
-    expect(() => dateRange({ until: '1d', endDate: '2026-01-01' }, z)).toThrow(/--until and --end-date/);
-    expect(() => dateRange({ since: '2026-10-31', until: '2026-10-30' }, z)).toThrow('--since 2026-10-31 is after --until 2026-10-30: nothing can match');
-    expect(() => dateRange({ startDate: '2026-10-31', endDate: '2026-10-30' }, z)).toThrow(
+    expect(() => queryDates({ until: '1d', endDate: '2026-01-01' }, z)).toThrow(/--until and --end-date/);
+    expect(() => queryDates({ since: '2026-10-31', until: '2026-10-30' }, z)).toThrow('--since 2026-10-31 is after --until 2026-10-30: nothing can match');
+    expect(() => queryDates({ startDate: '2026-10-31', endDate: '2026-10-30' }, z)).toThrow(
       '--start-date 2026-10-31 is after --end-date 2026-10-30: nothing can match',
     );
   });

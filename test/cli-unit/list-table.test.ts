@@ -1,8 +1,8 @@
 // The streamed table: widths from a sample, later rows fitted to them; columns give way by kind
 // and priority; no line wider than the terminal; flat memory whatever the length.
 import { describe, expect, it, vi } from 'vitest';
-import { setupColor } from '../../src/cli/color.js';
-import { timeZone } from '../../src/cli/dates.js';
+import { setupColor } from '../../src/cli/base/color.js';
+import { timeZone } from '../../src/cli/base/dates.js';
 import { displayWidth } from '../../src/cli/render/text.js';
 import { getPath } from '../../src/cli/render/records.js';
 import { planLayout, tableWriter, uniquePrefixLength, type ListView } from '../../src/cli/render/list-table.js';

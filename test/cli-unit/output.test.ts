@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
-import { setupColor } from '../../src/cli/color.js';
-import { UsageError, UserError } from '../../src/cli/core/errors.js';
+import { setupColor } from '../../src/cli/base/color.js';
+import { UsageError, UserError } from '../../src/cli/base/errors.js';
 import { printError } from '../../src/cli/core/output.js';
 import { Batches, ChunkWriter, csvField, resolveFormat, writeRecords } from '../../src/cli/render/records.js';
 import { ANSI, sink } from './helpers.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { openPager, pagerCommand, type Pager } from '../../src/cli/core/pager.js';
+import { openPager, pagerCommand, type Pager } from '../../src/cli/base/pager.js';
 import { sink } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chatflow-pager-'));

@@ -1,6 +1,6 @@
-// The progress line of export and import (src/cli/progress.ts), as a terminal shows it.
+// The progress line of export and import (src/cli/base/progress.ts), as a terminal shows it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgress } from '../../src/cli/progress.js';
+import { createProgress } from '../../src/cli/base/progress.js';
 
 afterEach(() => {
   vi.useRealTimers();

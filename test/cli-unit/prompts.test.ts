@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EXIT, UsageError, exitCodeOf } from '../../src/cli/core/errors.js';
+import { EXIT, UsageError, exitCodeOf } from '../../src/cli/base/errors.js';
 import { printError } from '../../src/cli/core/output.js';
-import { Interrupted, askText, canPrompt, requireValue } from '../../src/cli/prompts.js';
+import { Interrupted, askText, canPrompt, requireValue } from '../../src/cli/base/prompts.js';
 import { sink } from './helpers.js';
 
 vi.mock('@inquirer/prompts', () => ({

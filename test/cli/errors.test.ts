@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_LINE, closedPort, runCli, type CliOptions } from '../helpers/cli.js';
 import { startFlowiseFixture, type FlowiseFixture } from '../helpers/flowise-fixture.js';
 import { call } from '../helpers/http.js';
-import { COMMANDS } from '../../src/cli/commands/index.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 import type { CommandDef } from '../../src/cli/core/command.js';
 import { runInPty } from '../helpers/pty.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -165,7 +165,7 @@ describe('table and colour', () => {
       expect(piped.stderr).not.toMatch(/NativeModule (_http_\w+|https?|tls|_tls_\w+)$/m);
       // Node 20 loads the bundle without node:module (bin/bundles.js), which brings the ES module loader.
       if (process.versions.node.startsWith('20.')) expect(piped.stderr).not.toMatch(/NativeModule (module|internal\/modules\/esm\/loader)$/m);
-      // The config file and the cache are found from HOME and XDG_*, without node:os (cli/dirs.ts).
+      // The config file and the cache are found from HOME and XDG_*, without node:os (cli/base/dirs.ts).
       expect(piped.stderr).not.toMatch(/NativeModule os$/m);
       // Forced on, the same command loads chalk, which asks the terminal.
       const forced = await run({ FORCE_COLOR: '1' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildQuery, path, resolveBaseUrl } from '../../src/client/core.js';
+import { buildQuery, resolveBaseUrl } from '../../src/client/core.js';
+import { routePath } from '../../src/schema/paths.js';
 import { ChatflowError, cleanServerMessage, httpError, serverMessage } from '../../src/client/errors.js';
 import { ListParseError, frameJsonLines, parseJsonList } from '../../src/client/jsonStream.js';
 import { asReported } from '../helpers/exit.js';
@@ -28,7 +29,7 @@ describe('query building', () => {
   });
 
   it('encodes path ids', () => {
-    expect(path`/chatmessage/${'a/b c'}`).toBe('/chatmessage/a%2Fb%20c');
+    expect(routePath('listMessages', 'a/b c')).toBe('/chatmessage/a%2Fb%20c');
   });
 });
 

@@ -1,5 +1,6 @@
 // The layers' imports, read from the sources (type-only and lazy `import()` ones included): no
-// module reaches itself again through its imports, and every import points down the layers.
+// module reaches itself again through its imports, and every import points down the layers, those
+// of src/ and those inside cli/ (docs/architecture.md, "The CLI").
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,5 +57,18 @@ describe('imports in src/', () => {
         .map(([from, to]) => `${from} -> ${to}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('inside cli/: base ← render ← core ← the feature folders ← the entry modules (main, program, commands, docs)', () => {
+    // A feature folder (variables/, messages/, …) may import another; none imports an entry module.
+    const LAYERS: Record<string, number> = { base: 0, render: 1, core: 2 };
+    const rank = (path: string): number => {
+      const parts = path.split('/');
+      return parts.length === 2 ? 4 : (LAYERS[parts[1]!] ?? 3);
+    };
+    const edges = [...importGraph()].flatMap(([file, targets]) => targets.map((target) => [relative(SRC, file), relative(SRC, target)] as const));
+    const inside = edges.filter(([from, to]) => from.startsWith('cli/') && to.startsWith('cli/'));
+    expect(inside.length).toBeGreaterThan(100);
+    expect(inside.filter(([from, to]) => rank(from) < rank(to)).map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
   });
 });

@@ -2,10 +2,10 @@
 // dropped when the config file it depended on changes or a command changes data.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { validateUrl } from '../config.js';
-import { cacheDir, homeDir } from '../dirs.js';
-import { makePrivateDir, writePrivateFileSync } from '../core/private-files.js';
-import type { Candidate, LiveKind } from '../core/values.js';
+import { validateUrl } from '../base/config.js';
+import { cacheDir, homeDir } from '../base/dirs.js';
+import { makePrivateDir, writePrivateFileSync } from '../base/private-files.js';
+import type { Candidate, LiveKind } from '../base/values.js';
 import type { ConnectionFlags } from '../core/walk.js';
 
 /** How long a cached list is used. */

@@ -6,7 +6,7 @@
 // nothing, and nothing on stderr.
 import type { Argument, Command, Option } from 'commander';
 import { expand, valueSetOf } from '../core/tree.js';
-import type { Candidate, LiveKind, ValueSet } from '../core/values.js';
+import type { Candidate, LiveKind, ValueSet } from '../base/values.js';
 import { liveValues, savedProfiles, type LiveControl } from './live.js';
 import { findOption, firstLine, repeatable, takesValue, walk, type ConnectionFlags, type Walk } from '../core/walk.js';
 

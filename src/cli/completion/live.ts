@@ -2,9 +2,9 @@
 // from the cache when fresh, else asked with a short timeout and no retries, before a deadline.
 import { rmSync } from 'node:fs';
 import type { ChatflowClient } from '../../client/index.js';
-import { configPath, listProfiles } from '../config.js';
+import { configPath, listProfiles } from '../base/config.js';
 import { openSession, resolveConnection, type Session } from '../core/connection.js';
-import type { Candidate, LiveKind } from '../core/values.js';
+import type { Candidate, LiveKind } from '../base/values.js';
 import { CACHE_TTL_MS, cacheFile, mtimeOf, readCache, serverKey, writeCache } from './cache.js';
 import { REFRESH_DEADLINE_MS, startRefresher, waitForCache } from './refresher.js';
 import type { ConnectionFlags } from '../core/walk.js';
@@ -13,7 +13,7 @@ export { CACHE_TTL_MS };
 
 /**
  * Each record's id (described by its name) and, offered when no id starts with what was typed,
- * its name (described by its id): every command taking an id takes a name (../names.ts), so a
+ * its name (described by its id): every command taking an id takes a name (../base/names.ts), so a
  * name's first letters + TAB complete it. A name several records share is left out (it would be
  * refused: give the id).
  */

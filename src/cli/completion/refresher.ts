@@ -2,8 +2,8 @@
 // the answer needs the embedded service, which takes longer to start than TAB may wait.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Candidate } from '../core/values.js';
-import { makePrivateDir } from '../core/private-files.js';
+import type { Candidate } from '../base/values.js';
+import { makePrivateDir } from '../base/private-files.js';
 import { mtimeOf, readCache } from './cache.js';
 
 /** The refresher's own limit. */

@@ -2,9 +2,9 @@
 // CHATFLOW_PROFILE) > profile (the named one, else the current one) > the embedded service on the
 // local SQLite database, started here when no URL is configured.
 import type { ChatflowClient } from '../../client/index.js';
-import { DEFAULT_PROFILE, loadConfig, validateUrl } from '../config.js';
-import { UsageError } from './errors.js';
-import { apiKeyFromFile } from './keys.js';
+import { DEFAULT_PROFILE, loadConfig, validateUrl } from '../base/config.js';
+import { UsageError } from '../base/errors.js';
+import { apiKeyFromFile } from '../base/keys.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'embedded';
 
@@ -106,11 +106,11 @@ export async function openSession(target: Target, opts: ClientOptions): Promise<
   const { createClient } = await import('../../client/index.js');
   const base = { timeoutMs: opts.timeoutMs, onDebug: opts.trace, ...(opts.retries !== undefined ? { retries: opts.retries } : {}) };
   if (target.url) {
-    const { fileServerCache } = await import('../server-cache.js');
+    const { fileServerCache } = await import('../base/server-cache.js');
     const client = createClient({ baseUrl: target.url, apiKey: target.apiKey, ...base, serverCache: fileServerCache() });
     return { client, where: target.url, embedded: false, close: () => client.close() };
   }
-  const { exposedDatabase, startEmbedded } = await import('../embedded.js');
+  const { exposedDatabase, startEmbedded } = await import('./embedded.js');
   const embedded = await startEmbedded();
   const exposed = exposedDatabase(embedded.dbPath);
   if (exposed) opts.warn?.(exposed);

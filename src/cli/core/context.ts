@@ -1,28 +1,15 @@
 // What a handler gets besides its arguments and flags: the run's Output, and a client for the
 // chosen server (made on first use, through core/connection.ts), released when the run ends.
 import type { ChatflowClient } from '../../client/index.js';
+import type { FlagValues } from './flag-def.js';
+import type { DATA } from './flags.js';
 import { openSession, resolveConnection, timeoutMs, type Connection, type Session } from './connection.js';
 import type { ListView } from '../render/list-table.js';
 import type { ListSource } from '../render/records.js';
 import type { Output, PrintOptions } from './output.js';
 
 /** The flags every run may carry (program-level and the command's own, nearest winning). */
-export interface GlobalFlags {
-  url?: string;
-  apiKey?: string;
-  apiKeyFile?: string;
-  profile?: string;
-  output?: string;
-  json?: boolean;
-  fields?: string;
-  quiet?: boolean;
-  color?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  input?: boolean;
-  utc?: boolean;
-  pager?: boolean;
-}
+export type GlobalFlags = FlagValues<typeof DATA>;
 
 const dataChangedHooks: (() => unknown)[] = [];
 
@@ -62,7 +49,7 @@ export class Context {
       const from = conn.source === 'profile' ? ` (profile ${conn.profile})` : conn.source === 'env' ? ' (CHATFLOW_URL)' : '';
       return `on ${conn.url}${from}`;
     }
-    const [{ defaultDbPath }, { shownPath }] = await Promise.all([import('../../server/default-db.js'), import('../dirs.js')]);
+    const [{ defaultDbPath }, { shownPath }] = await Promise.all([import('../../server/default-db.js'), import('../base/dirs.js')]);
     return `on the local database ${shownPath(defaultDbPath())}`;
   }
 

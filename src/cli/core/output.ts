@@ -2,27 +2,18 @@
 // on a terminal and json when piped), and owns stdout (records, raw text) and stderr (notes,
 // warnings, the error line). Commands print only through it.
 import type { ChalkInstance } from 'chalk';
-import { setupColor, stderrColor, stderrPaint, stdoutColumns, stdoutColor, stdoutPaint } from '../color.js';
-import { timeZone, type Zone } from '../dates.js';
+import { setupColor, stderrColor, stderrPaint, stdoutColumns, stdoutColor, stdoutPaint } from '../base/color.js';
+import { timeZone, type Zone } from '../base/dates.js';
 import type { ListView } from '../render/list-table.js';
 import { sanitize } from '../render/text.js';
 import { put, resolveFormat, writeRecords, type Format, type ListSource, type Out, type Rec, type RecordSource } from '../render/records.js';
-import { EXIT, exitCodeOf, lineOf, type ErrorWords } from './errors.js';
-import { canPage, openPager, pagerCommand } from './pager.js';
+import type { FlagValues } from './flag-def.js';
+import type { GENERAL, OUTPUT } from './flags.js';
+import { EXIT, exitCodeOf, lineOf, type ErrorWords } from '../base/errors.js';
+import { canPage, openPager, pagerCommand } from '../base/pager.js';
 
-export interface OutputFlags {
-  output?: string;
-  json?: boolean;
-  fields?: string;
-  quiet?: boolean;
-  debug?: boolean;
-  /** commander's `--no-color`: false when given. */
-  color?: boolean;
-  /** `--utc`: dates in UTC, in tables and in date filters alike. */
-  utc?: boolean;
-  /** commander's `--no-pager`: false when given. */
-  pager?: boolean;
-}
+/** What an Output is opened from: the output and general flags (`color`, `pager`: false when --no-… is given). */
+export type OutputFlags = FlagValues<typeof OUTPUT> & FlagValues<typeof GENERAL>;
 
 export interface PrintOptions {
   /** Another format than the run's (tail prints ndjson for json when following). */

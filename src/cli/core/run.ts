@@ -2,15 +2,15 @@
 // handler imported, every failure through the one funnel (Output.error), the client and any
 // embedded service released. Answers the exit code.
 import type { Argument, Command, Option } from 'commander';
-import { getProfile, onConfigWarning } from '../config.js';
-import { setPromptDefaults } from '../prompts.js';
-import type { CommandDef } from './command.js';
-import { UsageError, type ErrorWords } from './errors.js';
+import { getProfile, onConfigWarning } from '../base/config.js';
+import { setPromptDefaults } from '../base/prompts.js';
+import { invoke, type CommandDef } from './command.js';
+import { UsageError, type ErrorWords } from '../base/errors.js';
 import { Context, type GlobalFlags } from './context.js';
 import { printError, Output } from './output.js';
-import { checkPath } from './paths.js';
-import { quietOnEpipe } from './stdout.js';
-import type { ValueSet } from './values.js';
+import { checkPath } from '../base/paths.js';
+import { quietOnEpipe } from '../base/stdout.js';
+import type { ValueSet } from '../base/values.js';
 
 /**
  * Options of the command and its ancestors, the nearest given value winning: `chatflow -o yaml
@@ -104,7 +104,7 @@ export async function run(def: CommandDef, cmd: Command, args: unknown[], valueS
     checked(cmd, flags, args, valueSets);
     await resolved(ctx, cmd, flags, args, valueSets);
     const handler = await def.handler!();
-    return (await handler(ctx, ...args, flags)) ?? 0;
+    return (await invoke(handler, ctx, [...args, flags])) ?? 0;
   } catch (err) {
     return out.error(err);
   } finally {

@@ -1,10 +1,11 @@
 // Builds the commander tree from the definitions. What runs a command (./run.ts) is imported only
 // when one runs: --help and a usage error load nothing more than the definitions and commander.
 import { Argument, Command, Option } from 'commander';
-import type { ArgDef, CommandDef, FlagDef } from './command.js';
+import { invoke, type CommandDef } from './command.js';
+import type { ArgDef, FlagDef } from './flag-def.js';
 import { sharedFlags } from './flags.js';
 import { addExamples, GLOBAL_HEADING, helpOption } from './help.js';
-import { choiceOf, type ValueSet } from './values.js';
+import { choiceOf, type ValueSet } from '../base/values.js';
 
 const valueSets = new WeakMap<Option | Argument, ValueSet>();
 
@@ -94,14 +95,13 @@ function add(parent: Command, def: CommandDef, done: (code: number) => void, laz
     flags();
     commands();
   }
-  if (def.bare) {
-    const bare = def.bare;
+  const load = def.handler;
+  if (def.bare && load) {
     cmd.helpOption(false).allowUnknownOption().allowExcessArguments();
     cmd.action(async (...raw: unknown[]) => {
-      const handler = await bare();
-      await handler(cmd.parent!, ...raw.slice(0, -1));
+      await invoke(await load(), cmd.parent!, raw.slice(0, -1));
     });
-  } else if (def.handler) {
+  } else if (load) {
     cmd.action(async (...raw: unknown[]) => {
       const { run } = await import('./run.js');
       done(await run(def, cmd, raw.slice(0, -2), valueSets));

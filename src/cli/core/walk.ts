@@ -2,12 +2,11 @@
 // the option whose value comes next, and the connection flags given (live ids follow them).
 import type { Command, Option } from 'commander';
 import { expand } from './tree.js';
+import type { CONNECTION } from './flags.js';
+import type { FlagValues } from './flag-def.js';
 
-export interface ConnectionFlags {
-  url?: string;
-  apiKey?: string;
-  profile?: string;
-}
+/** The connection flags the words gave (live ids follow them). */
+export type ConnectionFlags = Pick<FlagValues<typeof CONNECTION>, 'url' | 'apiKey' | 'profile'>;
 
 export interface Walk {
   cmd: Command;

@@ -2,7 +2,7 @@
 // whenever it changes, then one block per message: time, role, content wrapped to the width,
 // and the tools it used and its rating. Colour through chalk, only when colour is on. With
 // --fields, one line of those fields a message instead (fieldLine).
-import { stdoutPaint } from '../color.js';
+import { stdoutPaint } from '../base/color.js';
 import type { ChatMessage } from '../../client/index.js';
 import { millis } from '../../client/dates.js';
 import { getPath } from './records.js';

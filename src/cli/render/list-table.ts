@@ -26,8 +26,8 @@
 // the sample) is printed whole, and its row gives way elsewhere: free text and the other cells'
 // unused room first, then labels, so that the line still fits the terminal. To act on ids, take
 // them whole (-q, -o wide, json).
-import { stdoutPaint } from '../color.js';
-import { formatInstant, zoneNote, type Zone } from '../dates.js';
+import { stdoutPaint } from '../base/color.js';
+import { formatInstant, zoneNote, type Zone } from '../base/dates.js';
 import { displayWidth, sanitize, truncate, wrap } from './text.js';
 
 export type ColumnKind = 'id' | 'name' | 'date' | 'label' | 'text';

@@ -1,11 +1,11 @@
 // Records in six formats (table, wide, json, ndjson, csv, yaml), all streamed, with backpressure.
 // A new format is a sink here and a name in FORMATS (./formats.ts). `wide` is the table with ids whole and no
 // column hidden (list-table.ts lays lists out).
-import { isStdoutTty, stdoutColor, stdoutColumns, stdoutPaint } from '../color.js';
-import { UsageError } from '../core/errors.js';
-import { timeZone, type Zone } from '../dates.js';
+import { isStdoutTty, stdoutColor, stdoutColumns, stdoutPaint } from '../base/color.js';
+import { UsageError } from '../base/errors.js';
+import { timeZone, type Zone } from '../base/dates.js';
 import { cellText, columnFor, SAMPLE_MS, tableWriter, type ListView, type TableWriter } from './list-table.js';
-import { FORMATS, isFormat, type Format } from './formats.js';
+import { FORMATS, isFormat, type Format } from '../base/formats.js';
 import { displayWidth } from './text.js';
 
 export { FORMATS, isFormat, type Format };

@@ -18,7 +18,7 @@
 // unknown id 404, deleting nothing of its batch, and GET /upsert-history without a chatflow 400
 // ("chatflow id is required!": every chatflow's records are read one chatflow at a time). An unknown version is taken as the newest.
 import type { ChatMessage } from '../../schema/resources.js';
-import { dateRange, millis } from '../dates.js';
+import { boundInstants, millis } from '../dates.js';
 import { ChatflowError } from '../errors.js';
 import { defined, flag } from '../queries.js';
 import type { Dialect } from './types.js';
@@ -29,7 +29,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The bounds as sent (as a pair when `pair`) and the test that keeps exactly the range. */
 function dates(q: { startDate?: string | undefined; endDate?: string | undefined }, field: string, pair: boolean) {
-  const { start, end } = dateRange(q);
+  const { start, end } = boundInstants(q);
   if (start === undefined && end === undefined) return { query: {} };
   const query = {
     startDate: start !== undefined ? iso(start - 1) : pair ? EARLIEST : undefined,
@@ -39,7 +39,7 @@ function dates(q: { startDate?: string | undefined; endDate?: string | undefined
     const t = millis((item as Record<string, unknown>)[field]);
     return (start === undefined || t >= start) && (end === undefined || t <= end);
   };
-  return { query, inRange, early: start !== undefined ? start - 1 : undefined };
+  return { query, inRange, early: start !== undefined ? start - 1 : undefined, end };
 }
 
 const unknownChatflow = (err: ChatflowError) => err.status === 500 && /unauthori[sz]ed access/i.test(err.message);
@@ -84,7 +84,7 @@ export const flowiseDialect = (version?: string): Dialect => {
         ...(d.inRange ? { keep: d.inRange } : {}),
         clientPages: true,
         emptyOn: unknownChatflow,
-        ...(whole ? { windows: true } : {}),
+        ...(whole ? { windows: { from: d.early, to: d.end } } : {}),
         ...(rated ? { rated: { rating: feedbackType } } : {}),
       };
     },

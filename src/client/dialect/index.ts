@@ -1,4 +1,4 @@
-import { OPENAPI_PATH } from '../../schema/paths.js';
+import { OPENAPI_PATH, routePath } from '../../schema/paths.js';
 // Which server the client talks to, learnt once per server URL: its kind and, for Flowise, its
 // version (what each version honours differs: docs/spec/flowise-versions.md); and its dialect.
 import type { HttpCore } from '../core.js';
@@ -37,7 +37,7 @@ async function probe(core: HttpCore): Promise<ServerInfo | undefined> {
   const res = await core.raw('GET', OPENAPI_PATH);
   if (res.status === 200 && typeof (res.body as { openapi?: unknown } | undefined)?.openapi === 'string') return { kind: 'chatflow' };
   if (res.status !== 200 && res.status !== 404) return undefined;
-  const v = await core.raw('GET', '/version').catch(() => undefined);
+  const v = await core.raw('GET', routePath('version')).catch(() => undefined);
   const version = (v?.body as { version?: unknown } | undefined)?.version;
   return { kind: 'flowise', ...(v?.status === 200 && typeof version === 'string' ? { version } : {}) };
 }

@@ -22,9 +22,9 @@ export interface ListPlan<T> {
   none?: boolean;
   /**
    * A whole chatflow's messages that the server answers only whole, read by date windows instead
-   * (Flowise: ../date-windows.ts).
+   * (Flowise: ../date-windows.ts) between these instants: the query's bounds, as read once.
    */
-  windows?: boolean;
+  windows?: { from?: number | undefined; to?: number | undefined };
   /**
    * Rated messages only (`rating`: of that rating), each with its `feedback`: decided by the client
    * from the chatflow's ratings (Flowise's own filter drops messages without a session).

@@ -1,11 +1,11 @@
-import { dateRange, pageOf, sortOrder } from './query.js';
+import { storedBounds, pageOf, sortOrder } from './query.js';
 import type { HandlersFor } from './types.js';
 
 export const feedbackRoutes: HandlersFor<'listFeedback' | 'createFeedback' | 'updateFeedback' | 'importFeedback'> = {
   listFeedback: {
     handle: ({ store, params, query }) =>
       store.feedback.list(
-        { chatflowid: params.id, chatId: query.chatId, ...dateRange(query) },
+        { chatflowid: params.id, chatId: query.chatId, ...storedBounds(query) },
         sortOrder(query.sortOrder, query.order),
         pageOf(query),
       ),

@@ -2,13 +2,13 @@ import { MESSAGE_FILTERS } from '../../schema/filters.js';
 import type { RouteQuery } from '../../schema/routes.js';
 import { ServiceError } from '../errors.js';
 import type { MessageFilter } from '../store/types.js';
-import { dateRange, pageOf, queryFlag, sortOrder } from './query.js';
+import { storedBounds, pageOf, queryFlag, sortOrder } from './query.js';
 import type { HandlersFor } from './types.js';
 
 /** The filters list and delete share, as the store takes them: every row of the table. */
 function messageFilter(chatflowid: string, q: RouteQuery<'deleteMessages'>): MessageFilter {
   const byKey = MESSAGE_FILTERS.filter((f) => f.match !== 'dateBound').map((f) => [f.key, q[f.key]]);
-  return { chatflowid, ...(Object.fromEntries(byKey) as Omit<MessageFilter, 'chatflowid'>), ...dateRange(q) };
+  return { chatflowid, ...(Object.fromEntries(byKey) as Omit<MessageFilter, 'chatflowid'>), ...storedBounds(q) };
 }
 
 export const messageRoutes: HandlersFor<'listMessages' | 'deleteMessages' | 'ingestMessages'> = {

@@ -9,7 +9,7 @@ export const sortOrder = (...given: (string | undefined)[]): SortOrder =>
 export const queryFlag = (value: string | undefined): boolean => value === 'true' || value === '1';
 
 /** Validation has checked the format; here the bounds become inclusive instants. */
-export function dateRange(q: { startDate?: string; endDate?: string }): DateRange {
+export function storedBounds(q: { startDate?: string; endDate?: string }): DateRange {
   return {
     start: q.startDate === undefined ? undefined : (parseDateBound(q.startDate, 'start') ?? undefined),
     end: q.endDate === undefined ? undefined : (parseDateBound(q.endDate, 'end') ?? undefined),

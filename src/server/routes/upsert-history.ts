@@ -1,14 +1,14 @@
-import { dateRange, pageOf, sortOrder } from './query.js';
+import { storedBounds, pageOf, sortOrder } from './query.js';
 import type { HandlersFor } from './types.js';
 
 type Names = 'listUpsertHistory' | 'listAllUpsertHistory' | 'deleteUpsertHistory' | 'deleteAnyUpsertHistory' | 'ingestUpsertHistory';
 
 export const upsertHistoryRoutes: HandlersFor<Names> = {
   listUpsertHistory: {
-    handle: ({ store, params, query }) => store.upsertHistory.list({ chatflowid: params.id, ...dateRange(query) }, sortOrder(query.order), pageOf(query)),
+    handle: ({ store, params, query }) => store.upsertHistory.list({ chatflowid: params.id, ...storedBounds(query) }, sortOrder(query.order), pageOf(query)),
   },
   listAllUpsertHistory: {
-    handle: ({ store, query }) => store.upsertHistory.list(dateRange(query), sortOrder(query.order), pageOf(query)),
+    handle: ({ store, query }) => store.upsertHistory.list(storedBounds(query), sortOrder(query.order), pageOf(query)),
   },
   deleteUpsertHistory: {
     handle: async ({ store, params, body }) => ({ affected: await store.upsertHistory.softDelete(params.id, body.ids) }),

@@ -5,8 +5,6 @@ import { boundInstant, DAY_MS } from '../../schema/dates.js';
 /** The first and last instant a stored date may hold: years 0 to 9999. */
 const FIRST = new Date(0).setUTCFullYear(0, 0, 1);
 const LAST = new Date(0).setUTCFullYear(9999, 11, 31) + DAY_MS - 1;
-/** `YYYY-MM-DDTHH:MM:SS.sssZ`: the stored form itself (every date the service answers). */
-const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * The inclusive bound a filter text stands for, as the ISO string the stores compare against, or
@@ -16,7 +14,6 @@ const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export function parseDateBound(text: string, bound: 'start' | 'end'): string | null {
   const ms = boundInstant(text, bound);
   if (ms === undefined) return null;
-  if (CANONICAL.test(text)) return text;
   return new Date(Math.min(LAST, Math.max(FIRST, ms))).toISOString();
 }
 

@@ -6,6 +6,7 @@
 // their JSON texts as bytes (PgDirect), and in the SQL that writes a message as JSON (messages.ts).
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
+import { DEFAULT_PAGE_SIZE } from '../../schema/limits.js';
 import { normaliseDateTime } from './dates.js';
 import type { Dialect } from './migrations.js';
 import { NotFound } from './errors.js';
@@ -187,7 +188,7 @@ export class Engine {
     const fixed = typeof query === 'function' ? undefined : query;
     const build = typeof query === 'function' ? query : () => query;
     if (page.page !== undefined || page.limit !== undefined) {
-      const limit = page.limit ?? 100;
+      const limit = page.limit ?? DEFAULT_PAGE_SIZE;
       const offset = ((page.page ?? 1) - 1) * limit;
       const [count, rows] = await Promise.all([
         this.read(build().clearSelect().select((eb: AnyEb) => eb.fn.countAll().as('n')).compile()),

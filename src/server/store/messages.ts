@@ -8,7 +8,7 @@ import type { ChatMessage, ChatMessageIngest } from '../../schema/resources.js';
 import { iso, jsonObject, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
 import { toFeedback } from './feedback.js';
 import { newId } from './ids.js';
-import { DATE_COLUMNS, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
+import { DATE_COLUMNS, everyKey, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
 import type { ChatSummary } from '../../schema/chats.js';
 import type { ChatFilter, Listing, MessageFilter, MessageRepository, PageRequest } from './types.js';
 
@@ -39,10 +39,13 @@ export const narrowed = (f: MessageFilter): boolean =>
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-/** A message's fields, in the order it is answered (toMessage, messageJson, MESSAGE_COLUMNS). */
-const MESSAGE_KEYS = [
+/**
+ * A message's fields, in the order it is answered (toMessage, messageJson, MESSAGE_COLUMNS): every
+ * column of the row, which the compiler holds to the schema's message (`everyKey`).
+ */
+const MESSAGE_KEYS = everyKey<ChatMessageRow>()([
   'id', 'role', 'chatflowid', 'content', ...MESSAGE_JSON_FIELDS, 'chatType', 'chatId', 'memoryType', 'sessionId', 'leadEmail', 'createdDate',
-] as const satisfies readonly (keyof ChatMessageRow)[];
+]);
 type MessageKey = (typeof MESSAGE_KEYS)[number];
 type JsonField = (typeof MESSAGE_JSON_FIELDS)[number];
 const JSON_KEYS: ReadonlySet<string> = new Set(MESSAGE_JSON_FIELDS);
@@ -64,6 +67,7 @@ function toMessage(r: ChatMessageRow & Partial<Record<`f_${keyof FeedbackRow}`, 
       createdDate: r.f_createdDate as StoredDate,
     });
   }
+  // (Every field of the message: MESSAGE_KEYS holds every column of the row derived from it.)
   return message as unknown as ChatMessage;
 }
 

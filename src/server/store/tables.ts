@@ -1,5 +1,8 @@
 // Row shapes as stored. Dates are ISO strings (SQLite: TEXT; PostgreSQL: timestamptz, read back
 // as Date); structured values are JSON text.
+import type { MESSAGE_JSON_FIELDS } from '../../schema/enums.js';
+import type { ChatMessage } from '../../schema/resources.js';
+
 export type StoredDate = string | Date;
 
 /** The columns that hold a StoredDate, in any table (timestamptz on PostgreSQL). */
@@ -34,24 +37,20 @@ export interface AssistantRow {
   updatedDate: StoredDate;
 }
 
-export interface ChatMessageRow {
-  id: string;
-  role: string;
-  chatflowid: string;
-  content: string;
-  sourceDocuments: string | null;
-  usedTools: string | null;
-  fileAnnotations: string | null;
-  agentReasoning: string | null;
-  fileUploads: string | null;
-  action: string | null;
-  chatType: string;
-  chatId: string;
-  memoryType: string | null;
-  sessionId: string | null;
-  leadEmail: string | null;
-  createdDate: StoredDate;
-}
+/**
+ * A message as stored: every field of the schema's message (schema/resources.ts) but its joined
+ * feedback, the JSON ones as text, the date a StoredDate. A field added there is a column here,
+ * which store/messages.ts must answer and write (the compiler says where).
+ */
+export type ChatMessageRow = {
+  [K in Exclude<keyof ChatMessage, 'feedback'>]-?: K extends (typeof MESSAGE_JSON_FIELDS)[number] ? string | null : K extends 'createdDate' ? StoredDate : ChatMessage[K];
+};
+
+/** `keys` as given, when they name every key of T; a key left out fails the compile (`missing` names it). */
+export const everyKey =
+  <T>() =>
+  <const K extends readonly (keyof T)[]>(keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, K[number]> })): K =>
+    keys;
 
 export interface UpsertHistoryRow {
   id: string;
