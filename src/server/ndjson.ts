@@ -40,13 +40,11 @@ interface Batch {
   records: unknown[];
 }
 
-/** `[i]` in a message of the array form (validation's, or the store's), as the line it is. */
+/** `[i]` in a message of the array form (validation's, or the store's), as the line it is: `line 7: role must be…`. */
 function asLine(message: string, batch: Batch): string {
-  const m = /^\[(\d+)\](\.?)/.exec(message);
+  const m = /^\[(\d+)\]\.? ?/.exec(message);
   const line = m && batch.lines[Number(m[1])];
-  if (!m || line === undefined) return message;
-  const rest = message.slice(m[0].length);
-  return m[2] ? `line ${line}: ${rest}` : `line ${line}${rest}`;
+  return !m || line === undefined ? message : `line ${line}: ${message.slice(m[0].length)}`;
 }
 
 /** One line's record, parsed as a body is (body.ts: the same refusals), its errors naming the line. */
@@ -55,8 +53,8 @@ function parseLine(raw: Buffer, line: number): unknown {
     return parseJsonBody(raw);
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
-    const said = err.message.startsWith('body ') ? `line ${line} ${err.message.slice(5)}` : `line ${line}: ${err.message}`;
-    throw new ServiceError(err.statusCode, said);
+    // (`body is not valid JSON` as `line 4: not valid JSON`.)
+    throw new ServiceError(err.statusCode, `line ${line}: ${err.message.replace(/^body (is )?/, '')}`);
   }
 }
 
@@ -94,7 +92,7 @@ class LineReader {
   }
 
   private tooLong(line: number) {
-    return new ServiceError(413, `line ${line} is longer than ${this.body.maxLine} bytes, the most a line may hold`);
+    return new ServiceError(413, `line ${line}: longer than ${this.body.maxLine} bytes, the most a line may hold`);
   }
 
   async *batches(): AsyncGenerator<Batch> {

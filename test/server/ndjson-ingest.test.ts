@@ -70,7 +70,7 @@ describe.each(storeKinds)('NDJSON ingest on %s', (kind) => {
     const other = flowId();
     expectError(await call('POST', `${live.api}/chatmessage/${other}`, records.slice(0, 5).concat({ role: 'robot' })), 400, '[5].role');
     // A line that is not JSON, in the first batch: nothing written, the line named.
-    expectError(await call('POST', `${live.api}/chatmessage/${other}`, `${JSON.stringify(message(other, 1))}\n{"role":\n`, NDJSON), 400, /^line 2 is not valid JSON.*; nothing was written$/);
+    expectError(await call('POST', `${live.api}/chatmessage/${other}`, `${JSON.stringify(message(other, 1))}\n{"role":\n`, NDJSON), 400, /^line 2: not valid JSON.*; nothing was written$/);
     expect(await ids(other)).toEqual([]);
   });
 
@@ -80,6 +80,13 @@ describe.each(storeKinds)('NDJSON ingest on %s', (kind) => {
     const feedback = [{ id: uuid(10), messageId: `${flow}-1`, rating: 'THUMBS_UP' }, { id: uuid(11), messageId: 'no-such-message', rating: 'THUMBS_UP' }];
     expectError(await call('POST', `${live.api}/feedback/import`, lines(feedback), NDJSON), 400, 'line 2: messageId: no message no-such-message');
     expect(ok(await call('GET', `${live.api}/feedback/${flow}`))).toEqual([]);
+  });
+
+  it('a body of no type on an ingest route is still refused as the array form refuses it', async () => {
+    for (const path of ['/chatmessage/x', '/variables/import', '/chatflows/import']) {
+      const reply = await fetch(`${live.api}${path}`, { method: 'POST' });
+      expect(reply.status, path).toBe(400);
+    }
   });
 
   it('NDJSON on a route that takes no records is 415', async () => {
@@ -122,7 +129,7 @@ describe.each(storeKinds)('NDJSON ingest limits on %s', (kind) => {
     const { status, body } = await answer;
     req.destroy();
     expect(status).toBe(413);
-    expect(JSON.parse(body).message).toBe(`line 2 is longer than ${LIMIT} bytes, the most a line may hold; nothing was written`);
+    expect(JSON.parse(body).message).toBe(`line 2: longer than ${LIMIT} bytes, the most a line may hold; nothing was written`);
     expect(await ids(flow)).toEqual([]);
     // A body larger than the limit is taken when each line is within it.
     const many = Array.from({ length: 100 }, (_, i) => message(flow, i + 1));

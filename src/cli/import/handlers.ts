@@ -199,7 +199,7 @@ const isRejection = (err: unknown): err is ChatflowError => err instanceof Chatf
  */
 function refusal(err: ChatflowError): { line: number; why: string; unwritten: number } | undefined {
   const said = messageOf(err);
-  const m = /^line (\d+)(?:: | )(.*?); (?:nothing was written|.*nothing from line (\d+) on)$/s.exec(said);
+  const m = /^line (\d+): (.*?); (?:nothing was written|.*nothing from line (\d+) on)$/s.exec(said);
   return m ? { line: Number(m[1]), why: m[2]!, unwritten: m[3] === undefined ? 1 : Number(m[3]) } : undefined;
 }
 
