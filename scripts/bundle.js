@@ -68,7 +68,7 @@ const SERVER = [
   'export { backupDatabase, checkDatabase, restoreDatabase } from "./src/server/store/sqlite-admin.ts";',
   // What app.cjs takes from here (APP_OWN): one copy of each module, so that its errors are the
   // classes the store and the routes throw.
-  ...['answers', 'body', 'listing', 'ndjson', 'route-table', 'routing', 'routes/index', 'validation'].map((m) => `export * from "./src/server/${m}.ts";`),
+  ...['answers', 'body', 'listing', 'ndjson', 'route-table', 'routing', 'routes/index', 'streamed-body', 'validation'].map((m) => `export * from "./src/server/${m}.ts";`),
 ].join('\n');
 /** app.cjs: fastify's app (server/app.ts) and what only it uses; the rest it requires from server.cjs. */
 const APP = 'export { buildApp, startServer } from "./src/server/app.ts";';

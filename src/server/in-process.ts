@@ -22,7 +22,8 @@ import { parseJsonBody } from './body.js';
 import { listingChunks } from './listing.js';
 import { DEFAULT_BODY_LIMIT, MAX_PARAM_LENGTH, routeTable } from './route-table.js';
 import { DOCUMENT_ROUTE, Invalid, matchRoute, validateRequest } from './routing.js';
-import { ingestStreamed, mediaType, NDJSON_TYPE, StreamedBody } from './ndjson.js';
+import { ingestStreamed, mediaType, NDJSON_TYPE } from './ndjson.js';
+import { StreamedBody } from './streamed-body.js';
 import { handlers } from './routes/index.js';
 
 export interface InProcessRequest {

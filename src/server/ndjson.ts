@@ -6,7 +6,6 @@
 // for the database). A failure ends the ingest there: the batches before it are written, nothing
 // from the failing batch on is; the answer says which lines those are.
 import { MAX_INGEST_BATCH_BYTES, MAX_INGEST_ITEMS } from '../schema/limits.js';
-import { API_PREFIX } from '../schema/paths.js';
 import type { RouteName } from '../schema/routes.js';
 import { invalidAnswer, perform } from './answers.js';
 import { parseJsonBody } from './body.js';
@@ -14,23 +13,13 @@ import { ServiceError } from './errors.js';
 import { StoreError } from './store/errors.js';
 import { routeTable } from './route-table.js';
 import type { Store } from './store/types.js';
-import { compileValidator } from './validation.js';
+import { bodyValidator } from './routing.js';
+import type { StreamedBody } from './streamed-body.js';
 
 export const NDJSON_TYPE = 'application/x-ndjson';
 
 /** The media type of a content-type header (no parameters, lower case). */
 export const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]!.trim().toLowerCase();
-
-/** A body sent as NDJSON, not yet read: what the route's handler is given in place of the array. */
-export class StreamedBody {
-  constructor(
-    readonly chunks: AsyncIterable<Uint8Array>,
-    /** The longest line, in bytes (the server's body limit: a record as large as an array of one may be). */
-    readonly maxLine: number,
-    /** The longest wait for the next bytes (a stalled client may not hold the ingest open); none when undefined. */
-    readonly stallMs?: number,
-  ) {}
-}
 
 interface Batch {
   /** The stream's line number of the batch's first line (from 1). */
@@ -144,18 +133,6 @@ async function nextChunk(iterator: AsyncIterator<Uint8Array>, stallMs: number | 
   }
 }
 
-type Validate = ReturnType<typeof compileValidator>;
-/** Each streamed route's body validator (the array form's), made on its first request. */
-const validators = new Map<RouteName, Validate>();
-function bodyValidator(name: RouteName): Validate {
-  let found = validators.get(name);
-  if (!found) {
-    const spec = routeTable[name];
-    found = compileValidator({ schema: spec.parts.body!, httpPart: 'body', method: spec.method, url: `${API_PREFIX}${spec.path}` });
-    validators.set(name, found);
-  }
-  return found;
-}
 
 /** What a stream that failed in the batch from line `first` on has written (`affected`: the new records). */
 function written(first: number, affected: number): string {

@@ -4,7 +4,7 @@
 import { API_PREFIX, OPENAPI_REQUEST, ROUTE_PATHS, type RouteName } from '../schema/paths.js';
 import { routeTable, type HttpPart } from './route-table.js';
 import { compileValidator } from './validation.js';
-import { StreamedBody } from './ndjson.js';
+import { StreamedBody } from './streamed-body.js';
 
 /** The OpenAPI document's route: served beside the table's, not one of them. */
 export const DOCUMENT_ROUTE = 'openApiDocument';
@@ -83,6 +83,9 @@ function validatorsOf(name: RouteName) {
   }
   return found;
 }
+
+/** A route's body validator (a streamed ingest checks each batch with it, as the array it stands for). */
+export const bodyValidator = (name: RouteName): Validate => validatorsOf(name).body!;
 
 /** A request part that broke its schema, in the form of fastify's validation error (app.ts's error handler reads it). */
 export class Invalid extends Error {
