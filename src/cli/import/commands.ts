@@ -21,10 +21,11 @@ export const importCommand = command({
     'chatflow export --url http://flowise:3000 --api-key "$KEY" | chatflow import -',
   ],
   notes:
-    '\nLines are sent in batches (one transaction each) in the order of the file, two at a time. A bad\n' +
-    'line stops the import with its line number, and nothing of its batch is written; the batches\n' +
-    'before it (and one already sent after it) stay imported, and running the import again skips\n' +
-    'what is already there. A line that cannot be parsed or sent (not JSON, nested too deep, bigger than\n' +
+    "\nEach resource's lines (a chatflow's messages, and so on) go in the order of the file as one\n" +
+    'streamed request, which the service commits as they arrive, 10,000 lines a transaction. A bad\n' +
+    'line stops the import with its line number: nothing from it on is imported (from the start of\n' +
+    'its transaction, when the server refused it), what came before is, and running the import again\n' +
+    'skips what is already there. A line that cannot be parsed or sent (not JSON, nested too deep, bigger than\n' +
     'a request, fields of the wrong type) is a bad line, named by its number. Ctrl-C says what got in.\n' +
     'Variables and assistants are one per name (as with sync and variables set): one whose name the target\n' +
     'has is skipped, with a warning when the target holds that name under another id.\n',
