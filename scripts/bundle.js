@@ -256,6 +256,8 @@ const plugin = (redirect) => ({
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]route-table\.ts$/ }, () => ({ contents: ROUTE_TABLE, resolveDir: root, loader: 'js' }));
     // A require the bundler sees (the source's createRequire hides it from the bundler, for dist/).
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]store[/\\]driver-v12\.ts$/ }, () => ({ contents: 'export const requireV12 = () => require("better-sqlite3");', resolveDir: root, loader: 'js' }));
+    // The parsing thread's file: beside server.cjs, which starts it.
+    b.onLoad({ filter: /[/\\]src[/\\]server[/\\]ndjson-worker-file\.ts$/ }, () => ({ contents: 'export const NDJSON_WORKER = require("node:path").join(__dirname, "ndjson-worker.cjs");', resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
     b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(pkg.version)};`, loader: 'ts' }));
   },
@@ -313,6 +315,8 @@ const results = await Promise.all([
     supported: { 'dynamic-import': false },
     plugins: [fastifyApart, appApart(false), plugin(false)],
   }),
+  // A streamed ingest's parsing thread (server/ndjson-thread.ts), with the validators as server.cjs has them.
+  build({ ...commonJs, entryPoints: { 'ndjson-worker': 'src/server/ndjson-worker.ts' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
   build({ ...commonJs, entryPoints: { app: 'lazy:app' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [fastifyApart, appApart(true), plugin(false)] }),
   build({ ...commonJs, entryPoints: { 'vendor/fastify': 'lazy:vendor/fastify' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
   // Each route's validators (precompiledValidators), with the few parts of ajv's runtime they require.
@@ -334,7 +338,7 @@ const results = await Promise.all([
   }),
 ]);
 // esbuild's own __toESM gives way to the banner's (a name as long, so the source map still holds).
-for (const name of ['main', 'server', 'app']) {
+for (const name of ['main', 'server', 'app', 'ndjson-worker']) {
   const file = new URL(`../dist/bundle/${name}.cjs`, import.meta.url);
   const code = readFileSync(file, 'utf8');
   const helper = 'var __toESM=(mod,isNodeMode,target)=>';

@@ -10,7 +10,6 @@ import { TextAnswer, type RouteHandler, type RouteInput } from './routes/types.j
 import { Conflict, NotFound, StoreError } from './store/errors.js';
 import { isDiskFull, isUnavailable } from './store/failures.js';
 import type { Listing } from './store/types.js';
-import { validationMessage } from './validation.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -27,11 +26,6 @@ export async function perform<N extends RouteName>(name: N, input: RouteInput<N>
 
 /** The error body every failure answers with. */
 export const errorJson = (statusCode: number, message: string) => ({ statusCode, success: false, message });
-
-/** A request part (params, body, querystring) that broke its schema: its status and message. */
-export function invalidAnswer(context: string, errors: Parameters<typeof validationMessage>[1], invalidStatus: number | undefined): [status: number, message: string] {
-  return [context === 'body' ? (invalidStatus ?? 400) : 400, validationMessage(context, errors)];
-}
 
 /**
  * The status and message of any error but a validation failure: the one place they are decided.

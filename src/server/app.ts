@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, OPENAPI_PATH } from '../schema/paths.js';
 import { NO_QUERY, routes, type RouteName, type RouteSpec } from '../schema/routes.js';
-import { errorAnswer, errorJson, invalidAnswer, JSON_TYPE, perform, TEXT_TYPE } from './answers.js';
+import { errorAnswer, errorJson, JSON_TYPE, perform, TEXT_TYPE } from './answers.js';
 import { keyChecker } from './auth.js';
 import { matchRoute, validateRequest } from './routing.js';
 import { parseJsonBody } from './body.js';
@@ -19,7 +19,7 @@ import { startRetention, type Retention, type RetentionPolicy } from './retentio
 import { handlers } from './routes/index.js';
 import type { RouteHandler } from './routes/types.js';
 import type { Store } from './store/types.js';
-import { compileValidator } from './validation.js';
+import { compileValidator, invalidAnswer } from './validation.js';
 
 export interface AppOptions {
   store: Store;

@@ -128,3 +128,8 @@ export function validationMessage(context: string, errors: ErrorObject[]): strin
   }
   return `${fieldName(context, best)} ${rule(best)}`;
 }
+
+/** A request part (params, body, querystring) that broke its schema: its status and message. */
+export function invalidAnswer(context: string, errors: ErrorObject[], invalidStatus: number | undefined): [status: number, message: string] {
+  return [context === 'body' ? (invalidStatus ?? 400) : 400, validationMessage(context, errors)];
+}
