@@ -74,6 +74,18 @@ describe.each(storeKinds)('NDJSON ingest on %s', (kind) => {
     expect(await ids(other)).toEqual([]);
   });
 
+  it('of two bad lines in one batch, the first is the one named, whatever is wrong with each', async () => {
+    const flow = flowId();
+    const records = Array.from({ length: 3000 }, (_, i) => JSON.stringify(message(flow, i + 1)));
+    records[4] = JSON.stringify({ ...message(flow, 5), role: 'robot' });
+    records[2999] = '{"role":';
+    expectError(await call('POST', `${live.api}/chatmessage/${flow}`, `${records.join('\n')}\n`, NDJSON), 400, /^line 5: role must be one of.*; nothing was written$/);
+    // And the other way round: the line that is not JSON comes first.
+    [records[4], records[2999]] = ['{"role":', JSON.stringify({ ...message(flow, 3000), role: 'robot' })];
+    expectError(await call('POST', `${live.api}/chatmessage/${flow}`, `${records.join('\n')}\n`, NDJSON), 400, /^line 5: not valid JSON.*; nothing was written$/);
+    expect(await ids(flow)).toEqual([]);
+  });
+
   it("a store's refusal names the line, as the array form names the item", async () => {
     const flow = flowId();
     ok(await call('POST', `${live.api}/chatmessage/${flow}`, [message(flow, 1)]));
