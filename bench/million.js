@@ -28,7 +28,8 @@
 // 3. HTTP ingest: the file's messages POSTed to `chatflow serve` on a fresh database as one
 //    streamed NDJSON request (as `chatflow import` sends them; the service commits MAX_INGEST_ITEMS
 //    a transaction), timed from the request to its answer; again with the ids left out (the
-//    server makes them). Each one's ratio to the floor with the same kind of ids is the figure.
+//    server makes them). The bodies are files written beside the input, sent as they are read.
+//    Each one's ratio to the floor with the same kind of ids is the figure.
 // 4. import: `node bin/chatflow.js import <file>`, a child process; wall clock from spawn to exit,
 //    peak RSS and processor time (all its threads) from /usr/bin/time (else RSS from /proc).
 //    SQLite: into a fresh embedded database (the service a thread of the CLI's process)
@@ -56,7 +57,6 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -129,17 +129,23 @@ const message = (i, chatflowid, sessionCount) => benchMessage(i, chatflowid, ses
 /** The export line of a message of `FLOW`: its `data` is the text between LINE_HEAD and the last `}`. */
 const LINE_HEAD = `{"resource":"message","chatflowid":"${FLOW}","data":`;
 
+/** The HTTP ingest's bodies (step 3), as a client holding them sends them: each message's JSON a line, with its id or without. */
+const bodies = { input: join(dir, 'ingest-input.ndjson'), server: join(dir, 'ingest-server.ndjson') };
+
 async function writeInput() {
-  const out = createWriteStream(input);
-  let chunk = '';
+  const outs = [createWriteStream(input), ...(runs('ingest') ? [createWriteStream(bodies.input), createWriteStream(bodies.server)] : [])];
+  let chunks = outs.map(() => '');
   for (let i = 0; i < N; i++) {
-    chunk += `${LINE_HEAD}${JSON.stringify(message(i, FLOW, sessions))}}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
-      chunk = '';
+    const whole = JSON.stringify(message(i, FLOW, sessions));
+    // (Its id is the first field.)
+    const texts = [`${LINE_HEAD}${whole}}\n`, `${whole}\n`, `{${whole.slice(whole.indexOf(',') + 1)}\n`];
+    chunks = chunks.map((c, k) => c + texts[k]);
+    if (chunks[0].length > 1 << 20) {
+      await Promise.all(outs.map((out, k) => (out.write(chunks[k]) ? undefined : new Promise((resolve) => out.once('drain', resolve)))));
+      chunks = outs.map(() => '');
     }
   }
-  await new Promise((resolve, reject) => out.end(chunk, (err) => (err ? reject(err) : resolve())));
+  await Promise.all(outs.map((out, k) => new Promise((resolve, reject) => out.end(chunks[k], (err) => (err ? reject(err) : resolve())))));
 }
 
 /** The input's messages as JSON texts (`data` of each line), `size` at a time. */
@@ -367,20 +373,16 @@ function copyIn(client, text, data) {
 }
 
 /**
- * POSTs the input's messages to a service as one streamed NDJSON request (see step 3 above):
+ * POSTs the input's messages to a service as one streamed NDJSON request (see step 3 above), the
+ * body read from a file as it goes (a client's own work costs the service no processor time):
  * wall clock in ms. `serverIds`: each message without its id (its first field), for the server
  * to make.
  */
 async function httpIngest(url, serverIds) {
   const agent = new Agent({ keepAliveTimeout: 30_000, headersTimeout: 600_000, bodyTimeout: 600_000 });
-  async function* body() {
-    for await (const texts of inputMessages(1_000)) {
-      yield Buffer.from(`${texts.map((whole) => (serverIds ? `{${whole.slice(whole.indexOf(',') + 1)}` : whole)).join('\n')}\n`);
-    }
-  }
-  const started = performance.now();
+    const started = performance.now();
   const res = await request(`${url}/api/v1/chatmessage/${FLOW}`, {
-    method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/x-ndjson' }, body: Readable.from(body()),
+    method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/x-ndjson' }, body: createReadStream(serverIds ? bodies.server : bodies.input, { highWaterMark: 64 * 1024 }),
   });
   const answer = await res.body.text();
   const ms = performance.now() - started;

@@ -23,7 +23,7 @@ const SORT_PRICED_OUT = 'set local enable_sort = off';
 export const IN_LIST_CHUNK = 500;
 
 /** Runs an insert of one row, its values `?` in the order of `columns`, for each of `rows`; answers the rows inserted. */
-export type BulkInsert = (text: string, columns: readonly string[], rows: readonly object[]) => number;
+export type BulkInsert = (text: string, columns: readonly string[], rows: readonly object[]) => Promise<number>;
 
 /**
  * Runs statements in one transaction on a thread and a connection of their own, answering each
@@ -336,8 +336,7 @@ export class Engine {
     const columns = Object.keys(rows[0]!);
     const text = this.insertSql(table, columns);
     if (this.bulk) {
-      // The transaction holds SQLite's one connection and the driver runs synchronously: these
-      // statements run inside it. A row a statement, prepared once, its values bound by position
+      // The transaction holds SQLite's one connection: these statements run inside it. A row a statement, prepared once, its values bound by position
       // (no SQL of many rows, which SQLite ran slower than this).
       return this.bulk(text, columns, rows);
     }
