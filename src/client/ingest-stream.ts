@@ -11,7 +11,7 @@ const CHUNKS_AHEAD = 2;
 export class IngestStream {
   /** The service's answer; also when it came before the end (a refusal). */
   readonly answer: Promise<{ affected: number }>;
-  private lines: string[] = [];
+  private readonly lines: string[] = [];
   private lineChars = 0;
   private readonly ready: Buffer[] = [];
   private ended = false;
@@ -56,7 +56,9 @@ export class IngestStream {
     if (this.lines.length === 0) return;
     this.lines.push('');
     this.ready.push(Buffer.from(this.lines.join('\n')));
-    this.lines = [];
+    // (Emptied, not replaced: an array assigned to a long-lived object soon lives in V8's old
+    // generation, and the lines it held would stay there, garbage, until a major collection.)
+    this.lines.length = 0;
     this.lineChars = 0;
     this.wake();
   }

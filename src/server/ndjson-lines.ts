@@ -61,7 +61,7 @@ export class LineSplitter {
   first = 1;
   line = 0;
   private lines: number[] = [];
-  private part: unknown[] = [];
+  private readonly part: unknown[] = [];
   private out = new Serializer();
   private bytes = 0;
   private pending: Buffer[] = [];
@@ -100,8 +100,12 @@ export class LineSplitter {
   }
 
   private writePart() {
-    if (this.part.length) this.out.writeValue(this.part);
-    this.part = [];
+    // (A copy: the serializer writes an object it has seen as a reference to it.)
+    if (this.part.length) this.out.writeValue(this.part.slice());
+    // (Emptied, not replaced: V8 soon allocates an array assigned here in the old generation,
+    // and whatever it holds then outlives every minor collection until a major one: the
+    // records, some 200 MB of garbage at 500,000 messages.)
+    this.part.length = 0;
   }
 
   /** The batch read so far (and a new one begun). */

@@ -67,11 +67,22 @@ const TAG_LIST = 'chatflow, variable, assistant, message, feedback or upsert-his
 function dataText(text: string, value: Data): string | undefined {
   const keys = Object.keys(value);
   if (keys[keys.length - 1] !== 'data' || !text.endsWith('}')) return undefined;
-  let head = '{';
-  for (let i = 0; i < keys.length - 1; i++) head += `${JSON.stringify(keys[i])}:${JSON.stringify(value[keys[i]!])},`;
-  head += '"data":';
+  const head = headOf(keys, value);
   if (!text.startsWith(head) || text.lastIndexOf('"data"') !== head.length - 7 || text.includes('\\u')) return undefined;
   return text.slice(head.length, -1);
+}
+
+/** The last line's head (its keys before `data`, and their values), made again only when they change: most lines share it. */
+let lastHead: { keys: string[]; values: unknown[]; text: string } | undefined;
+function headOf(keys: string[], value: Data): string {
+  const n = keys.length - 1;
+  const last = lastHead;
+  if (last && last.keys.length === n && keys.every((k, i) => i === n || (k === last.keys[i] && value[k] === last.values[i]))) return last.text;
+  let text = '{';
+  for (let i = 0; i < n; i++) text += `${JSON.stringify(keys[i])}:${JSON.stringify(value[keys[i]!])},`;
+  text += '"data":';
+  lastHead = { keys: keys.slice(0, n), values: keys.slice(0, n).map((k) => value[k]), text };
+  return text;
 }
 
 /** The record a line holds, or why it cannot be imported. */
