@@ -256,6 +256,8 @@ const plugin = (redirect) => ({
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]route-table\.ts$/ }, () => ({ contents: ROUTE_TABLE, resolveDir: root, loader: 'js' }));
     // A require the bundler sees (the source's createRequire hides it from the bundler, for dist/).
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]store[/\\]driver-v12\.ts$/ }, () => ({ contents: 'export const requireV12 = () => require("better-sqlite3");', resolveDir: root, loader: 'js' }));
+    // The import's reading thread's file: beside main.cjs, which starts it.
+    b.onLoad({ filter: /[/\\]src[/\\]cli[/\\]import[/\\]reader-file\.ts$/ }, () => ({ contents: 'export const READER_THREAD = require("node:path").join(__dirname, "import-reader.cjs");', resolveDir: root, loader: 'js' }));
     // The parsing thread's file: beside server.cjs, which starts it.
     b.onLoad({ filter: /[/\\]src[/\\]server[/\\]ndjson-worker-file\.ts$/ }, () => ({ contents: 'export const NDJSON_WORKER = require("node:path").join(__dirname, "ndjson-worker.cjs");', resolveDir: root, loader: 'js' }));
     // The version, fixed at build time (version.ts finds package.json by a path a bundle moves).
@@ -315,6 +317,8 @@ const results = await Promise.all([
     supported: { 'dynamic-import': false },
     plugins: [fastifyApart, appApart(false), plugin(false)],
   }),
+  // The import's reading thread (cli/import/reader.ts).
+  build({ ...commonJs, entryPoints: { 'import-reader': 'src/cli/import/reader-thread.ts' }, plugins: [plugin(false)] }),
   // A streamed ingest's parsing thread (server/ndjson-thread.ts), with the validators as server.cjs has them.
   build({ ...commonJs, entryPoints: { 'ndjson-worker': 'src/server/ndjson-worker.ts' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [plugin(false)] }),
   build({ ...commonJs, entryPoints: { app: 'lazy:app' }, external: external.filter((d) => !SERVICE.has(d)), plugins: [fastifyApart, appApart(true), plugin(false)] }),
@@ -338,7 +342,7 @@ const results = await Promise.all([
   }),
 ]);
 // esbuild's own __toESM gives way to the banner's (a name as long, so the source map still holds).
-for (const name of ['main', 'server', 'app', 'ndjson-worker']) {
+for (const name of ['main', 'server', 'app', 'ndjson-worker', 'import-reader']) {
   const file = new URL(`../dist/bundle/${name}.cjs`, import.meta.url);
   const code = readFileSync(file, 'utf8');
   const helper = 'var __toESM=(mod,isNodeMode,target)=>';

@@ -5,13 +5,14 @@
 
 /** Lines gathered into one chunk of the body before it is handed on. */
 const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = Buffer.from('\n');
 /** Chunks waiting to be taken before a write waits for room. */
 const CHUNKS_AHEAD = 2;
 
 export class IngestStream {
   /** The service's answer; also when it came before the end (a refusal). */
   readonly answer: Promise<{ affected: number }>;
-  private readonly lines: string[] = [];
+  private readonly lines: (string | Uint8Array)[] = [];
   private lineChars = 0;
   private readonly ready: Buffer[] = [];
   private ended = false;
@@ -30,13 +31,13 @@ export class IngestStream {
   }
 
   /**
-   * Adds one record, its JSON text (one line). Waits when the service is behind; rejects once
-   * the service has answered (a refusal: `answer` says why).
+   * Adds one record, its JSON text (one line), or that text's UTF-8 bytes. Waits when the service
+   * is behind; rejects once the service has answered (a refusal: `answer` says why).
    */
-  write(text: string): Promise<void> | undefined {
+  write(text: string | Uint8Array): Promise<void> | undefined {
     if (this.settled) return Promise.reject(this.settled.error);
     this.lines.push(text);
-    // (Characters, not bytes: a chunk's size need not be exact.)
+    // (Characters or bytes: a chunk's size need not be exact.)
     this.lineChars += text.length + 1;
     if (this.lineChars < CHUNK_BYTES) return undefined;
     this.pack();
@@ -54,8 +55,9 @@ export class IngestStream {
 
   private pack(): void {
     if (this.lines.length === 0) return;
-    this.lines.push('');
-    this.ready.push(Buffer.from(this.lines.join('\n')));
+    const parts: Uint8Array[] = [];
+    for (const line of this.lines) parts.push(typeof line === 'string' ? Buffer.from(line) : line, NEWLINE);
+    this.ready.push(Buffer.concat(parts));
     // (Emptied, not replaced: an array assigned to a long-lived object soon lives in V8's old
     // generation, and the lines it held would stay there, garbage, until a major collection.)
     this.lines.length = 0;

@@ -33,7 +33,7 @@ const post = (message: FromThread, transfer: ArrayBufferLike[] = []) => port.pos
 port.on('message', (chunk: Uint8Array | null) => {
   try {
     const full = chunk ? splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) : splitter.end();
-    for (const batch of full) post({ batch }, [batch.lines.buffer, batch.records.buffer]);
+    for (const batch of full) post({ batch }, [batch.lines.buffer, batch.records.buffer, batch.parts.buffer]);
     post({ read: chunk?.byteLength ?? 0, first: splitter.first, line: splitter.line, ended: chunk === null });
   } catch (err) {
     // (Anything else is a fault of ours: the thread's error, which the service answers as a 500.)

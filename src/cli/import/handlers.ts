@@ -3,33 +3,24 @@
 // service commits batch by batch as it arrives. Ids and dates are kept and existing ids are
 // skipped, so an import can be run again. A bad line stops the import there, the lines before it
 // written (`--continue-on-error` skips it instead); the file is read as it goes, never
-// whole, and nothing of it is held but the line being read (and, with --continue-on-error, the
-// records of one batch, to send them again without a refused one).
+// whole, its lines decoded and parsed on a thread of their own (reader.ts), and nothing of it is
+// held but a few chunks' records (and, with --continue-on-error, the records of one batch, to
+// send them again without a refused one).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ChatflowError, DEFAULT_BATCH, type ChatflowClient, type IngestStream } from '../../client/index.js';
-import { MESSAGE_ROLES, RATINGS } from '../../schema/enums.js';
 import type { importCommand } from './commands.js';
 import type { Flags } from '../core/command.js';
 import { MAX_INGEST_ITEMS } from '../../schema/limits.js';
 import type { Context } from '../core/context.js';
 import { EXIT, UsageError, UserError, messageOf } from '../base/errors.js';
-import { isObject, parseObject } from '../base/json-object.js';
 import { createProgress, type Progress } from '../base/progress.js';
 import { groupDigits, plural } from '../render/text.js';
-import { PER_CHATFLOW, RESOURCES, RESOURCE_OF_TAG, parseResources, type Resource } from '../export/lines.js';
+import { RESOURCES, parseResources, type Resource } from '../export/lines.js';
+import { TOO_DEEP, isNamed, nameOf, NOUN, type Data, type LineRecord, type NamedResource } from './lines.js';
+import { readRecords } from './reader.js';
 
 type ImportFlags = Flags<typeof importCommand>;
-
-type Data = Record<string, unknown>;
-
-interface Line {
-  resource: Resource;
-  chatflowid: string | undefined;
-  data: Data;
-  /** `data`'s JSON as the line holds it, when it can be sent as it is (see dataText). */
-  dataText?: string;
-}
 
 /**
  * The records of one resource (and chatflow) in a row of the file: one streamed request to the
@@ -48,101 +39,11 @@ interface Run {
   jumps: number[];
   lastLine: number;
   /** With --continue-on-error: each record's text and line, to be sent again without a refused one. */
-  kept?: { text: string; line: number; name?: string }[];
+  kept?: { text: Uint8Array; line: number; name?: string }[];
 }
 
 /** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
 const MAX_REPORTED = 100;
-
-const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
-const TAG_LIST = 'chatflow, variable, assistant, message, feedback or upsert-history';
-
-/**
- * The text of `data` in a line as an export writes it (`data` its last key, nothing after it but
- * the closing brace), so that the record is sent as the line holds it instead of being written
- * again (JSON.stringify took as long as parsing the line). Undefined for any other line: one whose
- * text holds `"data"` anywhere else (a second key of that name: JSON keeps the last) or a `\u`
- * escape (which could spell one).
- */
-function dataText(text: string, value: Data): string | undefined {
-  const keys = Object.keys(value);
-  if (keys[keys.length - 1] !== 'data' || !text.endsWith('}')) return undefined;
-  const head = headOf(keys, value);
-  if (!text.startsWith(head) || text.lastIndexOf('"data"') !== head.length - 7 || text.includes('\\u')) return undefined;
-  return text.slice(head.length, -1);
-}
-
-/** The last line's head (its keys before `data`, and their values), made again only when they change: most lines share it. */
-let lastHead: { keys: string[]; values: unknown[]; text: string } | undefined;
-function headOf(keys: string[], value: Data): string {
-  const n = keys.length - 1;
-  const last = lastHead;
-  if (last && last.keys.length === n && keys.every((k, i) => i === n || (k === last.keys[i] && value[k] === last.values[i]))) return last.text;
-  let text = '{';
-  for (let i = 0; i < n; i++) text += `${JSON.stringify(keys[i])}:${JSON.stringify(value[keys[i]!])},`;
-  text += '"data":';
-  lastHead = { keys: keys.slice(0, n), values: keys.slice(0, n).map((k) => value[k]), text };
-  return text;
-}
-
-/** The record a line holds, or why it cannot be imported. */
-function parseLine(text: string): Line | string {
-  const value = parseObject(text);
-  if (typeof value === 'string') return value;
-  const tag = value.resource;
-  const resource = typeof tag === 'string' ? (RESOURCE_OF_TAG.get(tag) ?? (RESOURCES.find((r) => r === tag))) : undefined;
-  if (!resource) return tag === undefined ? `no "resource" (one of ${TAG_LIST})` : `unknown resource ${JSON.stringify(tag)}: expected ${TAG_LIST}`;
-  const data = value.data;
-  if (!isObject(data)) return '"data" must be an object';
-  if (!isText(data.id)) return 'data.id is missing: records are imported with their ids';
-  let chatflowid: string | undefined;
-  if (PER_CHATFLOW.has(resource)) {
-    const given = value.chatflowid ?? data.chatflowid;
-    if (given !== undefined && !isText(given)) return '"chatflowid" must be a non-empty string';
-    chatflowid = given;
-    if (chatflowid === undefined && resource !== 'feedback') return `a ${tag} line needs "chatflowid"`;
-  }
-  switch (resource) {
-    case 'chatflows':
-      if (!isText(data.name)) return 'data.name must be a non-empty string';
-      if (!isText(data.flowData)) return 'data.flowData must be JSON text (as the server lists it)';
-      break;
-    case 'variables':
-      if (!isText(data.name)) return 'data.name must be a non-empty string';
-      break;
-    case 'assistants':
-      if (!isObject(data.details) || !isText(data.details.name)) return 'data.details must be an object with a name';
-      break;
-    case 'messages':
-      if (!(MESSAGE_ROLES as readonly unknown[]).includes(data.role)) return `data.role must be ${MESSAGE_ROLES.join(' or ')}`;
-      break;
-    case 'feedback':
-      if (!isText(data.messageId)) return 'data.messageId must be a non-empty string';
-      if (!(RATINGS as readonly unknown[]).includes(data.rating)) return `data.rating must be ${RATINGS.join(' or ')}`;
-      break;
-    case 'upsert-history':
-      break;
-  }
-  return { resource, chatflowid, data, dataText: dataText(text, value) };
-}
-
-/** The file's lines, a chunk at a time, with the bytes read so far (for progress). */
-async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<{ lines: string[]; bytes: number }> {
-  let rest: Buffer | undefined;
-  let bytes = 0;
-  for await (const chunk of input as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
-    // A newline byte never occurs inside a UTF-8 sequence: the chunk's whole lines decode as one
-    // text, split at its newlines (a decoding a line took some 2 µs longer a line).
-    const end = buf.lastIndexOf(10) + 1;
-    rest = end < buf.length ? buf.subarray(end) : undefined;
-    const lines = end === 0 ? [] : buf.toString('utf8', 0, end - 1).split('\n');
-    for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
-    yield { lines, bytes };
-  }
-  if (rest) yield { lines: [rest.toString('utf8')], bytes };
-}
 
 /**
  * Variables and assistants are one per name (a variable's `name`, an assistant's `details.name`):
@@ -152,24 +53,6 @@ async function* readLines(input: NodeJS.ReadableStream): AsyncGenerator<{ lines:
  * said (`clash`). The others keep their ids. `known` maps the target's names to their ids, and
  * holds those this import has written.
  */
-type NamedResource = 'variables' | 'assistants';
-const isNamed = (resource: Resource): resource is NamedResource => resource === 'variables' || resource === 'assistants';
-const NOUN: Record<NamedResource, string> = { variables: 'variable', assistants: 'assistant' };
-
-function nameOf(resource: NamedResource, data: Data): string | undefined {
-  if (resource === 'variables') return typeof data.name === 'string' ? data.name : undefined;
-  let details = data.details;
-  if (typeof details === 'string') {
-    try {
-      details = JSON.parse(details) as unknown;
-    } catch {
-      return undefined;
-    }
-  }
-  const name = isObject(details) ? details.name : undefined;
-  return typeof name === 'string' ? name : undefined;
-}
-
 async function knownNames(client: ChatflowClient, resource: NamedResource): Promise<Map<string, string>> {
   const known = new Map<string, string>();
   const records = resource === 'variables' ? client.variables.stream() : client.assistants.stream();
@@ -211,8 +94,6 @@ function refusal(err: ChatflowError): { line: number; why: string; unwritten: nu
   return m ? { line: Number(m[1]), why: m[2]!, unwritten: m[3] === undefined ? 1 : Number(m[3]) } : undefined;
 }
 
-const TOO_DEEP = 'nested too deep to be sent';
-
 interface Tally {
   records: number;
   imported: number;
@@ -236,29 +117,19 @@ class Importer {
     private readonly progress: Progress,
   ) {}
 
-  /** One line of the file; throws (exit 2) on a bad one unless errors are skipped. */
-  async line(text: string, lineNo: number): Promise<void> {
-    if (text.trim() === '') return;
-    const parsed = parseLine(text);
-    if (typeof parsed === 'string') return this.badLine(lineNo, parsed);
-    if (!this.opts.resources.has(parsed.resource)) {
+  /** One line of the file, as read (lines.ts); throws (exit 2) on a bad one unless errors are skipped. */
+  async line(record: LineRecord<Uint8Array>, lineNo: number): Promise<void> {
+    if (record === null) return;
+    if ('bad' in record) return this.badLine(lineNo, record.bad);
+    if (!this.opts.resources.has(record.resource)) {
       this.unselected++;
       return;
     }
-    const { resource, chatflowid, data } = parsed;
-    // A record goes on as the JSON text the line holds (or JSON.stringify of it), never held
-    // as the parsed object.
-    let json: string;
-    try {
-      json = parsed.dataText ?? JSON.stringify(data);
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-      return this.badLine(lineNo, TOO_DEEP);
-    }
+    const { resource, chatflowid, json } = record;
+    if (json === undefined) return this.badLine(lineNo, TOO_DEEP);
     // `data` is part of the line: the line's size bounds the size of the record sent.
-    const bytes = Buffer.byteLength(text) + 1;
     const { maxBytes } = this.client?.batch ?? DEFAULT_BATCH;
-    if (bytes > maxBytes) return this.badLine(lineNo, `too big to send (${bytes} bytes; a record carries at most ${maxBytes})`);
+    if (record.bytes > maxBytes) return this.badLine(lineNo, `too big to send (${record.bytes} bytes; a record carries at most ${maxBytes})`);
     // A run holds one resource of one chatflow, and keeps the file's order: feedback is sent
     // only after the messages before it. With --continue-on-error a run is one batch of the
     // service's at most, kept to be sent again without a line it refuses.
@@ -266,15 +137,15 @@ class Importer {
     if (r && (r.resource !== resource || r.chatflowid !== chatflowid || (r.kept && r.records >= MAX_INGEST_ITEMS))) await this.endRun();
     let name: string | undefined;
     if (isNamed(resource) && this.client) {
-      name = nameOf(resource, data);
+      name = record.name;
       const known = await this.known(resource);
       const held = name === undefined ? undefined : known.get(name);
       if (held !== undefined) {
         this.tally.get(resource)!.records++;
-        if (held !== data.id) this.clash(lineNo, `${NOUN[resource]} ${JSON.stringify(name)}: the target has one of that name (id ${held}); skipped, one ${NOUN[resource]} per name`);
+        if (held !== record.id) this.clash(lineNo, `${NOUN[resource]} ${JSON.stringify(name)}: the target has one of that name (id ${held}); skipped, one ${NOUN[resource]} per name`);
         return;
       }
-      if (name !== undefined) known.set(name, String(data.id));
+      if (name !== undefined) known.set(name, record.id);
     }
     this.tally.get(resource)!.records++;
     await this.write(resource, chatflowid, json, lineNo, name);
@@ -297,7 +168,7 @@ class Importer {
   }
 
   /** A record into the run of its resource and chatflow (a dry run counts it only). */
-  private async write(resource: Resource, chatflowid: string | undefined, json: string, line: number, name?: string): Promise<void> {
+  private async write(resource: Resource, chatflowid: string | undefined, json: Uint8Array, line: number, name?: string): Promise<void> {
     if (!this.client) {
       this.progress.add(1);
       return;
@@ -417,8 +288,8 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
   };
   process.once('SIGINT', onSignal);
   try {
-    for await (const { lines, bytes } of readLines(input)) {
-      for (const text of lines) await importer.line(text, ++lineNo);
+    for await (const { records, bytes } of readRecords(input as AsyncIterable<Buffer>)) {
+      for (const record of records) await importer.line(record, ++lineNo);
       if (size) progress.add(0, Math.min(1, bytes / size));
     }
     await importer.endRun();
