@@ -4,10 +4,10 @@
 // refusal, says how many were new, or which line it refused and what it had written before.
 
 /** Lines gathered into one chunk of the body before it is handed on. */
-const CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 const NEWLINE = Buffer.from('\n');
 /** Chunks waiting to be taken before a write waits for room. */
-const CHUNKS_AHEAD = 2;
+const CHUNKS_AHEAD = 4;
 
 export class IngestStream {
   /** The service's answer; also when it came before the end (a refusal). */

@@ -7,7 +7,7 @@ import { READER_THREAD } from './reader-file.js';
 import type { FromReader } from './reader-thread.js';
 
 /** Chunks of the input (256 KB each) handed to the thread and not yet answered. */
-const READ_AHEAD = 4;
+const READ_AHEAD = 8;
 
 interface Owed {
   /** The input's bytes read up to the end of this chunk. */

@@ -33,8 +33,8 @@ const PAGE_SIZE = 16_384;
 const CHECKPOINT_BYTES = 256 * 1024 * 1024;
 /** WAL pages after which a commit checkpoints on the writer's thread, should the checkpointer lag or fail. */
 export const CHECKPOINT_PAGES = 65_536;
-/** Rows a bulk insert writes between two turns of the event loop (see `bulk`): some 7 ms. */
-const ROWS_A_TURN = 1000;
+/** Rows a bulk insert writes between two turns of the event loop (see `bulk`): a millisecond or two. */
+const ROWS_A_TURN = 100;
 /** Bytes the WAL file is cut back to once checkpointed. */
 const WAL_KEPT_BYTES = 64 * 1024 * 1024;
 
