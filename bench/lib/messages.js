@@ -25,11 +25,15 @@ export function benchMessage(i, chatflowid, sessionCount, { ids = 'uuid', prefix
     agentReasoning: null,
     fileUploads: null,
     action: null,
+    artifacts: null,
+    reasonContent: null,
     chatType: s % 7 === 0 ? 'EXTERNAL' : 'INTERNAL',
     chatId: `c-${s}`,
     memoryType: 'Buffer Memory',
     sessionId: `s-${s}`,
     leadEmail: null,
+    followUpPrompts: null,
+    executionId: null,
     createdDate: new Date(start + (i % SESSION) * 1000).toISOString(),
   };
 }

@@ -8,7 +8,9 @@ import {
   CHATFLOW_SETTINGS,
   CHATFLOW_TYPES,
   CHAT_TYPES,
+  MESSAGE_ANY_JSON_FIELDS,
   MESSAGE_JSON_FIELDS,
+  MESSAGE_LIST_FIELDS,
   MESSAGE_ROLES,
   RATINGS,
   VARIABLE_TYPES,
@@ -114,19 +116,28 @@ export const AssistantUpdate = Type.Partial(
 // ---------------------------------------------------------------- chat messages
 
 const JsonList = Type.Union([Type.Array(Type.Unknown()), Type.Object({}, { additionalProperties: true })]);
+const AnyJson = Type.Unknown({ description: 'any JSON value, as Flowise answers it' });
 const messageFields = {
   role: StringEnum(MESSAGE_ROLES),
   chatflowid: FreeId,
   content: Type.String({ maxLength: 1_048_576 }),
-  ...(Object.fromEntries(MESSAGE_JSON_FIELDS.map((f) => [f, JsonList])) as Record<
-    (typeof MESSAGE_JSON_FIELDS)[number],
+  ...(Object.fromEntries(MESSAGE_LIST_FIELDS.map((f) => [f, JsonList])) as Record<
+    (typeof MESSAGE_LIST_FIELDS)[number],
     typeof JsonList
+  >),
+  ...(Object.fromEntries(MESSAGE_ANY_JSON_FIELDS.map((f) => [f, AnyJson])) as Record<
+    (typeof MESSAGE_ANY_JSON_FIELDS)[number],
+    typeof AnyJson
   >),
   chatType: Type.String({ minLength: 1, maxLength: 64, examples: [...CHAT_TYPES] }),
   chatId: FreeId,
   memoryType: Type.String({ maxLength: 255 }),
   sessionId: Type.String({ maxLength: 255 }),
   leadEmail: Type.String({ maxLength: 255 }),
+  // Flowise 3's: the follow-up prompts it suggested (JSON text, as it answers them), and the
+  // agentflow execution that wrote the message.
+  followUpPrompts: Type.String({ maxLength: 1_048_576 }),
+  executionId: Type.String({ maxLength: 255 }),
 };
 type MessageFields = typeof messageFields;
 const nullableMessageFields = Object.fromEntries(

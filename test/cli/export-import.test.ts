@@ -352,6 +352,34 @@ describe('against Flowise', () => {
   });
 });
 
+describe('Flowise 3 messages, exported and imported', () => {
+  it("keep the fields of Flowise's agentflows: artifacts, reasoning, follow-up prompts, execution", async () => {
+    const fx = await startFlowiseFixture();
+    const target = await startTestServer();
+    try {
+      const agentFields = {
+        artifacts: [{ type: 'png', data: 'FILE-STORAGE::chart.png' }],
+        reasonContent: { thinking: 'The user asks for a chart.', thinkingDuration: 3 },
+        followUpPrompts: '["Show it by week","Export it"]',
+        executionId: 'a5e1c2d4-0000-4000-8000-000000000001',
+      };
+      fx.seed('agent-flow', { messages: [{ id: 'agent-m1', role: 'apiMessage', content: 'Here is the chart.', chatId: 'c1', createdDate: '2026-11-20T10:00:00.000Z', ...agentFields }] });
+      const exported = await runCli(['export', '--chatflow', fx.idOf('agent-flow'), '--resources', 'messages'], { url: fx.url, home, env: { CHATFLOW_API_KEY: fx.apiKey } });
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      const imported = await cli(target, ['import', '-', '-q'], { input: exported.stdout });
+      expect(imported.exitCode, imported.stderr).toBe(0);
+      const [message] = (await call('GET', `${target.api}/chatmessage/${fx.idOf('agent-flow')}`)).body as Record<string, unknown>[];
+      expect(message).toMatchObject({ id: 'agent-m1', ...agentFields });
+      // And out again as they came in.
+      const again = await cli(target, ['export', '--chatflow', fx.idOf('agent-flow'), '--resources', 'messages']);
+      expect((parseNdjson(again.stdout) as { data: unknown }[])[0]!.data).toMatchObject(agentFields);
+    } finally {
+      await target.dispose();
+      await fx.close();
+    }
+  });
+});
+
 describe('a long streamed list', () => {
   it('200,000 messages: complete and in order, from messages list and from export', { timeout: 180_000 }, async () => {
     const server = await startTestServer({ bodyLimit: 16 * 1024 * 1024 });

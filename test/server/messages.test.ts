@@ -25,11 +25,16 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
         agentReasoning: [{ agentName: 'a', messages: ['m'] }],
         fileUploads: [{ type: 'file', name: 'a.pdf', mime: 'application/pdf' }],
         action: { id: 'act-1', elements: [{ type: 'approve-button' }] },
+        // Flowise 3's: any JSON value, kept as given.
+        artifacts: [{ type: 'png', data: 'FILE-STORAGE::chart.png' }],
+        reasonContent: { thinking: 'six times seven', thinkingDuration: 2 },
         chatType: 'EXTERNAL',
         chatId: 'chat-1',
         memoryType: 'bufferMemory',
         sessionId: 'session-1',
         leadEmail: 'lead@example.com',
+        followUpPrompts: '["And 6*8?"]',
+        executionId: 'exec-1',
         createdDate: '2024-05-06T07:08:09.123Z',
       };
       expect(await ingest(flow, message)).toBe(1);
@@ -69,6 +74,9 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
         content,
         sourceDocuments: i % 2 ? [{ pageContent: content, metadata: { n: i, ok: true, none: null } }] : null,
         action: i === 3 ? { text: controls } : null,
+        // (Any JSON value: a string, a number, written as JSON.stringify writes them.)
+        reasonContent: i === 2 ? content : i === 4 ? 42 : null,
+        followUpPrompts: i % 2 ? null : content,
         chatId: content || 'no content',
         sessionId: `s"${i}\\`,
         createdDate: dates[i],
@@ -77,7 +85,7 @@ describe.each(storeKinds)('chat messages on %s', (kind) => {
       const res = await call('GET', `${live.api}/chatmessage/${flow}`);
       const lines = res.text.slice(2, -2).split(',\n');
       expect(lines.map((l) => JSON.parse(l) as Message)).toEqual(
-        messages.map((m) => ({ ...m, chatflowid: flow, usedTools: null, fileAnnotations: null, agentReasoning: null, fileUploads: null, chatType: 'INTERNAL', memoryType: null, leadEmail: null })),
+        messages.map((m) => ({ ...m, chatflowid: flow, usedTools: null, fileAnnotations: null, agentReasoning: null, fileUploads: null, artifacts: null, chatType: 'INTERNAL', memoryType: null, leadEmail: null, executionId: null })),
       );
       // Byte for byte as JSON.stringify writes the same values (an export's lines are these texts).
       expect(lines).toEqual(lines.map((l) => JSON.stringify(JSON.parse(l))));

@@ -81,7 +81,7 @@ describe('migrations on PostgreSQL', () => {
       await client.connect();
       const { rows } = await client.query('SELECT name FROM kysely_migration ORDER BY name');
       await client.end();
-      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }, { name: '0003_feedback_key_kept_by_the_store' }, { name: '0004_no_index_for_few_valued_filters' }, { name: '0005_postgres_filter_indexes_without_order' }, { name: '0006_postgres_filter_indexes_ordered_again' }, { name: '0007_chatflow_definitions' }]);
+      expect(rows).toEqual([{ name: '0001_initial' }, { name: '0002_list_indexes' }, { name: '0003_feedback_key_kept_by_the_store' }, { name: '0004_no_index_for_few_valued_filters' }, { name: '0005_postgres_filter_indexes_without_order' }, { name: '0006_postgres_filter_indexes_ordered_again' }, { name: '0007_chatflow_definitions' }, { name: '0008_flowise_message_columns' }]);
       // Every replica works on the one set of tables.
       const v = await stores[0]!.variables.create({ name: 'shared' });
       for (const s of stores) expect((await all(await s.variables.list({}))).map((x) => x.id)).toEqual([v.id]);

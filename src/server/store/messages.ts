@@ -44,7 +44,7 @@ const parseJson = (text: string | null): unknown => (text === null ? null : JSON
  * column of the row, which the compiler holds to the schema's message (`everyKey`).
  */
 const MESSAGE_KEYS = everyKey<ChatMessageRow>()([
-  'id', 'role', 'chatflowid', 'content', ...MESSAGE_JSON_FIELDS, 'chatType', 'chatId', 'memoryType', 'sessionId', 'leadEmail', 'createdDate',
+  'id', 'role', 'chatflowid', 'content', ...MESSAGE_JSON_FIELDS, 'chatType', 'chatId', 'memoryType', 'sessionId', 'leadEmail', 'followUpPrompts', 'executionId', 'createdDate',
 ]);
 type MessageKey = (typeof MESSAGE_KEYS)[number];
 type JsonField = (typeof MESSAGE_JSON_FIELDS)[number];
@@ -286,6 +286,8 @@ export class KyselyMessages implements MessageRepository {
         memoryType: m.memoryType ?? null,
         sessionId: m.sessionId ?? null,
         leadEmail: m.leadEmail ?? null,
+        followUpPrompts: m.followUpPrompts ?? null,
+        executionId: m.executionId ?? null,
         createdDate: storedDate(m.createdDate, at),
       } satisfies Record<Exclude<MessageKey, JsonField>, unknown>;
       for (const f of MESSAGE_JSON_FIELDS) row[f] = json(m[f]);

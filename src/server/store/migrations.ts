@@ -192,6 +192,16 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('chat_flow_name').on('chat_flow').columns(['name', 'id']).execute();
       },
     },
+    // Flowise 3's message columns (its chat_message has them): an export of a Flowise server
+    // imported here lost them. Added without a default: neither SQLite nor PostgreSQL rewrites
+    // the table for that.
+    '0008_flowise_message_columns': {
+      async up(db: Kysely<unknown>) {
+        for (const [column, type] of [['artifacts', 'text'], ['reasonContent', 'text'], ['followUpPrompts', 'text'], ['executionId', str(255)]] as const) {
+          await db.schema.alterTable('chat_message').addColumn(column, type).execute();
+        }
+      },
+    },
   };
 }
 
