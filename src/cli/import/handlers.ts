@@ -2,10 +2,10 @@
 // routes: each run of records of one resource (and chatflow) one streamed NDJSON request, which the
 // service commits batch by batch as it arrives. Ids and dates are kept and existing ids are
 // skipped, so an import can be run again. A bad line stops the import there, the lines before it
-// written (`--continue-on-error` skips it instead); the file is read as it goes, never
-// whole, its lines decoded and parsed on a thread of their own (reader.ts), and nothing of it is
-// held but a few chunks' records (and, with --continue-on-error, the records of one batch, to
-// send them again without a refused one).
+// written (`--continue-on-error` skips it instead); the file is read as it goes, never whole
+// (into the embedded database its lines are decoded and parsed on a thread of their own,
+// reader.ts), and nothing of it is held but a few chunks' records (and, with
+// --continue-on-error, the records of one batch, to send them again without a refused one).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ChatflowError, DEFAULT_BATCH, type ChatflowClient, type IngestStream } from '../../client/index.js';
@@ -39,7 +39,7 @@ interface Run {
   jumps: number[];
   lastLine: number;
   /** With --continue-on-error: each record's text and line, to be sent again without a refused one. */
-  kept?: { text: Uint8Array; line: number; name?: string }[];
+  kept?: { text: string | Uint8Array; line: number; name?: string }[];
 }
 
 /** `--continue-on-error` reports this many bad lines one by one, then only counts them. */
@@ -118,7 +118,7 @@ class Importer {
   ) {}
 
   /** One line of the file, as read (lines.ts); throws (exit 2) on a bad one unless errors are skipped. */
-  async line(record: LineRecord<Uint8Array>, lineNo: number): Promise<void> {
+  async line(record: LineRecord<string | Uint8Array>, lineNo: number): Promise<void> {
     if (record === null) return;
     if ('bad' in record) return this.badLine(lineNo, record.bad);
     if (!this.opts.resources.has(record.resource)) {
@@ -168,7 +168,7 @@ class Importer {
   }
 
   /** A record into the run of its resource and chatflow (a dry run counts it only). */
-  private async write(resource: Resource, chatflowid: string | undefined, json: Uint8Array, line: number, name?: string): Promise<void> {
+  private async write(resource: Resource, chatflowid: string | undefined, json: string | Uint8Array, line: number, name?: string): Promise<void> {
     if (!this.client) {
       this.progress.add(1);
       return;
@@ -288,7 +288,8 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
   };
   process.once('SIGINT', onSignal);
   try {
-    for await (const { records, bytes } of readRecords(input as AsyncIterable<Buffer>)) {
+    const apart = client !== undefined && (await ctx.usesEmbedded());
+    for await (const { records, bytes } of readRecords(input as AsyncIterable<Buffer>, apart)) {
       for (const record of records) await importer.line(record, ++lineNo);
       if (size) progress.add(0, Math.min(1, bytes / size));
     }
