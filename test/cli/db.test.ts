@@ -83,6 +83,20 @@ describe('chatflow db', { timeout: 120_000 }, () => {
     expect(readdirSync(join(home.dataDir, 'chatflow'))).toEqual(['chatflow.db']);
   });
 
+  it('a database a newer chatflow has migrated is said to be one, and left as it is', async () => {
+    const home = createHome();
+    await ok(home, ['variables', 'set', 'KEPT', '1']);
+    const n = openSqliteFile(dbOf(home));
+    n.exec("insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01')");
+    n.close();
+    const r = await runCli(['variables', 'list'], { home });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^chatflow: cannot open the database .*: it was made by a newer chatflow \(its schema has 9999_from_the_future\): open it with that version or a newer one\n$/);
+    const db = openSqliteFile(dbOf(home));
+    expect(db.prepare('select count(*) as n from kysely_migration').get()).toEqual({ n: 9 });
+    db.close();
+  });
+
   it('restore --dry-run changes nothing; without --yes and no terminal it refuses', async () => {
     const home = createHome();
     await ok(home, ['variables', 'set', 'OLD', '1']);

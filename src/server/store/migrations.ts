@@ -235,6 +235,13 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<vo
     migrationTableSchema = rows[0]?.schema ?? undefined;
     if (!migrationTableSchema) throw new Error('the search_path names no existing schema to create the tables in');
   }
+  // A database a newer chatflow has migrated (kysely would call it corrupted): said as such.
+  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db).then(
+    (r) => r.rows.map((row) => row.name),
+    () => [], // no such table yet
+  );
+  const newer = applied.filter((name) => !Object.hasOwn(migrations, name));
+  if (newer.length) throw new Error(`it was made by a newer chatflow (its schema has ${newer.join(', ')}): open it with that version or a newer one`);
   const { error } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
   if (error) throw error;
 }
