@@ -3,8 +3,9 @@
 // batches, each exactly what the array form of the same records would be: validated as that
 // array, written by the route's handler in one transaction. The lines are parsed and checked on
 // a thread of their own (ndjson-thread.ts) while the service's thread writes the batch before:
-// the database never waits for the input (nor the input, beyond two batches, for the database). A failure ends the ingest there: the batches before it are written, nothing
-// from the failing batch on is; the answer says which lines those are.
+// the database never waits for the input (nor the input, beyond two batches, for the database).
+// A failure ends the ingest there: the batches before it are written, nothing from the failing
+// batch on is; the answer says which lines those are.
 import type { RouteName } from '../schema/routes.js';
 import { perform } from './answers.js';
 import { ServiceError } from './errors.js';

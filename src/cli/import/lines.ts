@@ -118,7 +118,7 @@ export function nameOf(resource: NamedResource, data: Data): string | undefined 
 }
 
 /** The record `text` holds (one line of the file, without its newline), or why it holds none. */
-export function readLine(text: string): LineRecord {
+function readLine(text: string): LineRecord {
   if (text.trim() === '') return null;
   const parsed = parseLine(text);
   if (typeof parsed === 'string') return { bad: parsed };
@@ -136,16 +136,29 @@ export function readLine(text: string): LineRecord {
 }
 
 /**
- * The whole lines of `rest` and `chunk` together, and what is left after the last newline. A
- * newline byte never occurs inside a UTF-8 sequence: the whole lines decode as one text, split at
- * its newlines (a decoding a line took some 2 µs longer a line).
+ * The records of an input's lines, given its chunks one by one (`push`) and then its end (`end`),
+ * whichever thread reads them (reader.ts). A newline byte never occurs inside a UTF-8 sequence:
+ * a chunk's whole lines decode as one text, split at its newlines (a decoding a line took some
+ * 2 µs longer a line); what follows the last newline waits for the next chunk.
  */
-export function splitLines(rest: Buffer | undefined, chunk: Buffer): { lines: string[]; rest: Buffer | undefined } {
-  const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
-  const end = buf.lastIndexOf(10) + 1;
-  const lines = end === 0 ? [] : buf.toString('utf8', 0, end - 1).split('\n');
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
-  return { lines, rest: end < buf.length ? buf.subarray(end) : undefined };
+export class LineReader {
+  private rest: Buffer | undefined;
+
+  push(chunk: Buffer): LineRecord[] {
+    const buf: Buffer = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+    const end = buf.lastIndexOf(10) + 1;
+    this.rest = end < buf.length ? buf.subarray(end) : undefined;
+    if (end === 0) return [];
+    const lines = buf.toString('utf8', 0, end - 1).split('\n');
+    return lines.map((line) => readLine(line.endsWith('\r') ? line.slice(0, -1) : line));
+  }
+
+  /** The last line, when the input does not end with a newline. */
+  end(): LineRecord[] {
+    const rest = this.rest;
+    this.rest = undefined;
+    return rest ? [readLine(rest.toString('utf8'))] : [];
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 // has nothing else to do, and reads them itself: a thread there bought little (8% at a million
 // messages to PostgreSQL) for 55 MB more (its chunks' memory, freed only when V8 collects).
 import { Worker } from 'node:worker_threads';
-import { readLine, splitLines, unpackRecords, type LineRecord, type PackedRecords } from './lines.js';
+import { LineReader, unpackRecords, type LineRecord, type PackedRecords } from './lines.js';
 import { READER_THREAD } from './reader-file.js';
 import type { FromReader } from './reader-thread.js';
 
@@ -21,15 +21,13 @@ interface Owed {
 /** The records of the input's lines, a chunk's at a time, with the bytes read so far (for progress); on a thread of their own when `apart`. */
 export async function* readRecords(input: AsyncIterable<Buffer>, apart: boolean): AsyncGenerator<{ records: Iterable<LineRecord<string | Uint8Array>>; bytes: number }> {
   if (!apart) {
-    let rest: Buffer | undefined;
+    const reader = new LineReader();
     let bytes = 0;
     for await (const chunk of input) {
       bytes += chunk.length;
-      let lines: string[];
-      ({ lines, rest } = splitLines(rest, chunk));
-      yield { records: lines.map(readLine), bytes };
+      yield { records: reader.push(chunk), bytes };
     }
-    if (rest) yield { records: [readLine(rest.toString('utf8'))], bytes };
+    yield { records: reader.end(), bytes };
     return;
   }
   yield* readApart(input);
