@@ -9,6 +9,7 @@ import { deserialize, serialize } from 'node:v8';
 import { MAX_INGEST_BATCH_BYTES, MAX_INGEST_ITEMS } from '../schema/limits.js';
 import { parseJsonBody } from './body.js';
 import { ServiceError } from './errors.js';
+import { now } from './store/dates.js';
 
 export interface Batch {
   /** The stream's line number of the batch's first line (from 1). */
@@ -32,7 +33,7 @@ export interface Batch {
  */
 const PART = 1000;
 
-/** A batch's records, as the array its lines stand for. */
+/** A batch's records, as the array its lines stand for (or their rows: see LineSplitter's `shape`). */
 export function recordsOf(batch: Batch): unknown[] {
   const records: unknown[] = [];
   let at = 0;
@@ -75,9 +76,14 @@ export class LineSplitter {
   private pendingBytes = 0;
   private refused = false;
 
+  /** The time of the batch being read (its first record's), for `shape`. */
+  private at: string | undefined;
+
   constructor(
     private readonly maxLine: number,
     private readonly check: (records: unknown[]) => Batch['invalid'],
+    /** What a checked record is sent as (the record itself when none): the store's row (ingest-rows.ts). */
+    private readonly shape?: (record: unknown, at: string) => unknown,
   ) {}
 
   private take(raw: Buffer, full: Batch[]): void {
@@ -87,8 +93,8 @@ export class LineSplitter {
     if (isBlank(raw)) return;
     const record = parseLine(raw, line);
     this.lines.push(line);
-    this.part.push(record);
     const invalid = this.check([record]);
+    this.part.push(invalid || !this.shape ? record : this.shape(record, (this.at ??= now())));
     if (invalid) {
       // (The message's `[0]` is the record's place in the batch.)
       const [status, message] = invalid;
@@ -127,6 +133,7 @@ export class LineSplitter {
     const batch = { first: this.first, lines: Uint32Array.from(this.lines), records, parts: sizes };
     this.lines = [];
     this.bytes = 0;
+    this.at = undefined;
     return batch;
   }
 

@@ -28,8 +28,8 @@ export class ParsingThread {
   private stopped = false;
   private waiters: (() => void)[] = [];
 
-  constructor(route: RouteName, private readonly body: StreamedBody) {
-    this.worker = new Worker(NDJSON_WORKER, { workerData: { route, maxLine: body.maxLine } satisfies ThreadData });
+  constructor(route: RouteName, params: unknown, private readonly body: StreamedBody) {
+    this.worker = new Worker(NDJSON_WORKER, { workerData: { route, params: { ...(params as Record<string, string>) }, maxLine: body.maxLine } satisfies ThreadData });
     this.worker.on('message', (message: FromThread) => {
       if ('batch' in message) this.ready.push(message.batch);
       else if ('read' in message) {

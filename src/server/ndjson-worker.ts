@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RouteName } from '../schema/routes.js';
 import { ServiceError } from './errors.js';
+import { ROW_FORMS } from './ingest-rows.js';
 import { LineSplitter, type Batch } from './ndjson-lines.js';
 import { routeTable } from './route-table.js';
 import { bodyValidator } from './routing.js';
@@ -11,6 +12,8 @@ import { invalidAnswer } from './validation.js';
 
 export interface ThreadData {
   route: RouteName;
+  /** The route's parameters (validated): a row's chatflow. */
+  params: Record<string, string>;
   maxLine: number;
 }
 
@@ -25,9 +28,14 @@ export type FromThread =
   | { refused: [status: number, message: string]; first: number };
 
 const port = parentPort!;
-const { route, maxLine } = workerData as ThreadData;
+const { route, params, maxLine } = workerData as ThreadData;
 const validate = bodyValidator(route);
-const splitter = new LineSplitter(maxLine, (records) => (validate(records) ? undefined : invalidAnswer('body', validate.errors ?? [], routeTable[route].invalidStatus)));
+const form = ROW_FORMS[route];
+const splitter = new LineSplitter(
+  maxLine,
+  (records) => (validate(records) ? undefined : invalidAnswer('body', validate.errors ?? [], routeTable[route].invalidStatus)),
+  form && ((record, at) => form.row(params, record, at)),
+);
 const post = (message: FromThread, transfer: ArrayBufferLike[] = []) => port.postMessage(message, transfer as ArrayBuffer[]);
 
 port.on('message', (chunk: Uint8Array | null) => {

@@ -1,14 +1,16 @@
 // A streamed ingest: a route whose body may be an array of records (schema/routes.ts) takes them
 // as NDJSON too, one record a line, read and committed as the body arrives. The lines go in
 // batches, each exactly what the array form of the same records would be: validated as that
-// array, written by the route's handler in one transaction. The lines are parsed and checked on
-// a thread of their own (ndjson-thread.ts) while the service's thread writes the batch before:
-// the database never waits for the input (nor the input, beyond two batches, for the database).
-// A failure ends the ingest there: the batches before it are written, nothing from the failing
-// batch on is; the answer says which lines those are.
+// array, written by the route's handler in one transaction (or, for a route with a row form,
+// ingest-rows.ts, as the rows its store would make of them, made on the parsing thread). The
+// lines are parsed and checked on a thread of their own (ndjson-thread.ts) while the service's
+// thread writes the batch before: the database never waits for the input (nor the input, beyond
+// two batches, for the database). A failure ends the ingest there: the batches before it are
+// written, nothing from the failing batch on is; the answer says which lines those are.
 import type { RouteName } from '../schema/routes.js';
 import { perform } from './answers.js';
 import { ServiceError } from './errors.js';
+import { ROW_FORMS } from './ingest-rows.js';
 import { recordsOf, type Batch } from './ndjson-lines.js';
 import { ParsingThread } from './ndjson-thread.js';
 import { StoreError } from './store/errors.js';
@@ -51,7 +53,8 @@ export async function ingestStreamed(
   name: RouteName,
   input: { params: unknown; query: unknown; body: StreamedBody; store: Store },
 ): Promise<{ affected: number }> {
-  const parsing = new ParsingThread(name, input.body);
+  const parsing = new ParsingThread(name, input.params, input.body);
+  const form = ROW_FORMS[name];
   let affected = 0;
   /** The batch being written, and its write. */
   let writing: { batch: Batch; done: Promise<number> } | undefined;
@@ -78,7 +81,9 @@ export async function ingestStreamed(
       await settle();
       if (!batch) break;
       if (batch.invalid) throw failure(new ServiceError(...batch.invalid), batch, batch.first, affected);
-      const done = perform(name, { ...input, body: recordsOf(batch) } as never).then((outcome) => (outcome as { json: { affected: number } }).json.affected);
+      const done = form
+        ? form.write(input.store, recordsOf(batch) as unknown[][])
+        : perform(name, { ...input, body: recordsOf(batch) } as never).then((outcome) => (outcome as { json: { affected: number } }).json.affected);
       // (Awaited in settle; a rejection meanwhile is not unhandled.)
       done.catch(() => undefined);
       writing = { batch, done };

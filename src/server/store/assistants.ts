@@ -1,7 +1,8 @@
 // KyselyAssistants: `details` is kept as JSON text and merged key by key on update.
 import { randomUUID } from 'node:crypto';
 import type { Assistant, AssistantCreate, AssistantDetails, AssistantIngest, AssistantUpdate } from '../../schema/resources.js';
-import { iso, now, pick, storedDate, type Engine } from './engine.js';
+import { iso, pick, rowsOf, type Engine } from './engine.js';
+import { now, storedDate } from './dates.js';
 import { NotFound } from './errors.js';
 import type { AssistantRow } from './tables.js';
 import type { AssistantRepository, Listing, PageRequest } from './types.js';
@@ -90,6 +91,6 @@ export class KyselyAssistants implements AssistantRepository {
 
   ingest(assistants: AssistantIngest[]): Promise<number> {
     const at = now();
-    return this.engine.insertAll('assistant', assistants.map((a) => toRow(a, at, true)));
+    return this.engine.insertAll('assistant', ...rowsOf(assistants.map((a) => toRow(a, at, true))));
   }
 }

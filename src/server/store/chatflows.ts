@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { CHATFLOW_SETTINGS } from '../../schema/enums.js';
 import type { ChatflowDefinition, ChatflowFields, ChatflowIngest } from '../../schema/resources.js';
-import { iso, now, pick, storedDate, type Engine } from './engine.js';
+import { iso, pick, rowsOf, type Engine } from './engine.js';
+import { now, storedDate } from './dates.js';
 import { NotFound } from './errors.js';
 import type { ChatflowRow } from './tables.js';
 import type { ChatflowRepository } from './types.js';
@@ -92,6 +93,6 @@ export class KyselyChatflows implements ChatflowRepository {
 
   ingest(chatflows: ChatflowIngest[]): Promise<number> {
     const at = now();
-    return this.engine.insertAll('chat_flow', chatflows.map((c) => toRow(c, at, true)));
+    return this.engine.insertAll('chat_flow', ...rowsOf(chatflows.map((c) => toRow(c, at, true))));
   }
 }

@@ -1,5 +1,6 @@
 // Date filter bounds and given date-times (the texts of schema/dates.ts's rule, which validation
-// enforces) turned into the ISO strings the stores keep and compare.
+// enforces) turned into the ISO strings the stores keep and compare. Pure: a streamed ingest's
+// parsing thread makes rows with them too (message-row.ts).
 import { boundInstant, DAY_MS } from '../../schema/dates.js';
 
 /** The first and last instant a stored date may hold: years 0 to 9999. */
@@ -31,3 +32,8 @@ export function normaliseDateTime(text: string): string | null {
   }
   return parseDateBound(text, 'start');
 }
+
+export const now = () => new Date().toISOString();
+/** A given date in the one stored form (validation has already checked it parses). */
+export const storedDate = (given: string | undefined, fallback: string) =>
+  given === undefined ? fallback : (normaliseDateTime(given) ?? fallback);

@@ -7,7 +7,6 @@
 import { CompiledQuery, sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import { DEFAULT_PAGE_SIZE } from '../../schema/limits.js';
-import { normaliseDateTime } from './dates.js';
 import type { Dialect } from './migrations.js';
 import { NotFound } from './errors.js';
 import { DATE_COLUMNS, type Database, type StoredDate } from './tables.js';
@@ -22,8 +21,17 @@ const SORT_PRICED_OUT = 'set local enable_sort = off';
 /** Ids per `in (…)` list (SQLite allows 32,766 bound values). */
 export const IN_LIST_CHUNK = 500;
 
-/** Runs an insert of one row, its values `?` in the order of `columns`, for each of `rows`; answers the rows inserted. */
-export type BulkInsert = (text: string, columns: readonly string[], rows: readonly object[]) => Promise<number>;
+/** A row's values, in the order of the columns it is inserted with. */
+export type RowValues = readonly unknown[];
+
+/** Runs an insert of one row, its values `?` in order, for each of `rows`; answers the rows inserted. */
+export type BulkInsert = (text: string, rows: readonly RowValues[]) => Promise<number>;
+
+/** Objects of one shape as the columns and rows an insert takes. */
+export function rowsOf(objects: readonly object[]): [columns: readonly string[], rows: RowValues[]] {
+  const columns = objects.length ? Object.keys(objects[0]!) : [];
+  return [columns, (objects as Record<string, unknown>[]).map((o) => columns.map((c) => o[c]))];
+}
 
 /**
  * Runs statements in one transaction on a thread and a connection of their own, answering each
@@ -48,7 +56,7 @@ export type ReadRows = (query: CompiledQuery) => unknown[];
 export interface PgDirect {
   rows(query: CompiledQuery, setting?: string): Promise<unknown[]>;
   bytes(query: CompiledQuery, setting?: string, columns?: readonly JsonColumn[]): Promise<JoinedRows & { last: Buffer }>;
-  copyIn(table: keyof Database, columns: readonly string[], rows: readonly object[]): Promise<number>;
+  copyIn(table: keyof Database, columns: readonly string[], rows: readonly RowValues[]): Promise<number>;
 }
 
 /**
@@ -69,10 +77,6 @@ export type AnySelect = SelectQueryBuilder<any, any, any>;
 export type AnyEb = ExpressionBuilder<any, any>;
 
 export const iso = (d: StoredDate): string => (d instanceof Date ? d.toISOString() : d);
-export const now = () => new Date().toISOString();
-/** A given date in the one stored form (validation has already checked it parses). */
-export const storedDate = (given: string | undefined, fallback: string) =>
-  given === undefined ? fallback : (normaliseDateTime(given) ?? fallback);
 
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
@@ -330,18 +334,16 @@ export class Engine {
     return text;
   }
 
-  /** Inserts rows (all of one shape), skipping those that clash (see insertSql); answers how many were new. */
-  async insertChunks(trx: Transaction<Database>, table: keyof Database, rows: readonly object[]): Promise<number> {
+  /** Inserts rows of `columns`, skipping those that clash (see insertSql); answers how many were new. */
+  async insertChunks(trx: Transaction<Database>, table: keyof Database, columns: readonly string[], rows: readonly RowValues[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const columns = Object.keys(rows[0]!);
     const text = this.insertSql(table, columns);
     if (this.bulk) {
       // The transaction holds SQLite's one connection: these statements run inside it. A row a statement, prepared once, its values bound by position
       // (no SQL of many rows, which SQLite ran slower than this).
-      return this.bulk(text, columns, rows);
+      return this.bulk(text, rows);
     }
-    const all = rows as Record<string, unknown>[];
-    const parameters = columns.map((c) => all.map((row) => row[c]));
+    const parameters = columns.map((_, i) => rows.map((row) => row[i]));
     const result = await trx.executeQuery(CompiledQuery.raw(text, parameters));
     return Number(result.numAffectedRows ?? 0n);
   }
@@ -359,14 +361,14 @@ export class Engine {
    * check for a clash before each row), but cannot skip a row: when one clashes, it has written
    * none, and the insert that skips them runs instead.
    */
-  async insertAll(table: keyof Database, rows: readonly object[]): Promise<number> {
+  async insertAll(table: keyof Database, columns: readonly string[], rows: readonly RowValues[]): Promise<number> {
     if (this.pgDirect && rows.length > 0) {
       try {
-        return await this.pgDirect.copyIn(table, Object.keys(rows[0]!), rows);
+        return await this.pgDirect.copyIn(table, columns, rows);
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
     }
-    return this.db.transaction().execute((trx) => this.insertChunks(trx, table, rows));
+    return this.db.transaction().execute((trx) => this.insertChunks(trx, table, columns, rows));
   }
 }

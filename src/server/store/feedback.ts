@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { SortOrder } from '../../schema/common.js';
 import type { Feedback, FeedbackCreate, FeedbackIngest, FeedbackUpdate } from '../../schema/resources.js';
-import { IN_LIST_CHUNK, isUniqueViolation, iso, now, pick, rangeConditions, storedDate, type AnyEb, type Engine } from './engine.js';
+import { IN_LIST_CHUNK, isUniqueViolation, iso, pick, rangeConditions, type AnyEb, rowsOf, type Engine } from './engine.js';
+import { now, storedDate } from './dates.js';
 import { BadReference, Conflict, NotFound } from './errors.js';
 import type { Database, FeedbackRow } from './tables.js';
 import type { FeedbackFilter, FeedbackRepository, Listing, PageRequest } from './types.js';
@@ -133,7 +134,7 @@ export class KyselyFeedback implements FeedbackRepository {
           createdDate: storedDate(f.createdDate, at),
         };
       });
-      return this.engine.insertChunks(trx, 'chat_message_feedback', rows);
+      return this.engine.insertChunks(trx, 'chat_message_feedback', ...rowsOf(rows));
     });
   }
 }

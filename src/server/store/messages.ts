@@ -5,10 +5,11 @@ import type { SortOrder } from '../../schema/common.js';
 import { MESSAGE_FILTERS, type DateFilterKey, type MessageFilterKey } from '../../schema/filters.js';
 import { MESSAGE_JSON_FIELDS } from '../../schema/enums.js';
 import type { ChatMessage, ChatMessageIngest } from '../../schema/resources.js';
-import { iso, jsonObject, now, rangeConditions, storedDate, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
+import { iso, jsonObject, rangeConditions, type AnyEb, type AnySelect, type Engine, type JsonColumn } from './engine.js';
+import { now } from './dates.js';
+import { MESSAGE_KEYS, messageRow, type MessageRowValues } from './message-row.js';
 import { toFeedback } from './feedback.js';
-import { newId } from './ids.js';
-import { DATE_COLUMNS, everyKey, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
+import { DATE_COLUMNS, type ChatMessageRow, type Database, type FeedbackRow, type StoredDate } from './tables.js';
 import type { ChatSummary } from '../../schema/chats.js';
 import type { ChatFilter, Listing, MessageFilter, MessageRepository, PageRequest } from './types.js';
 
@@ -36,18 +37,8 @@ function givenValue<K extends KeyedFilter>(f: MessageFilter, key: K): MessageFil
 export const narrowed = (f: MessageFilter): boolean =>
   f.withFeedback === true || MESSAGE_FILTERS.some((def) => def.match !== 'dateBound' && givenValue(f, def.key) !== undefined);
 
-const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-/**
- * A message's fields, in the order it is answered (toMessage, messageJson, MESSAGE_COLUMNS): every
- * column of the row, which the compiler holds to the schema's message (`everyKey`).
- */
-const MESSAGE_KEYS = everyKey<ChatMessageRow>()([
-  'id', 'role', 'chatflowid', 'content', ...MESSAGE_JSON_FIELDS, 'chatType', 'chatId', 'memoryType', 'sessionId', 'leadEmail', 'followUpPrompts', 'executionId', 'createdDate',
-]);
-type MessageKey = (typeof MESSAGE_KEYS)[number];
-type JsonField = (typeof MESSAGE_JSON_FIELDS)[number];
 const JSON_KEYS: ReadonlySet<string> = new Set(MESSAGE_JSON_FIELDS);
 type Kind = JsonColumn['kind'];
 const kindOf = (k: string): Kind => (JSON_KEYS.has(k) ? 'json' : DATE_COLUMNS.has(k) ? 'date' : 'text');
@@ -273,27 +264,11 @@ export class KyselyMessages implements MessageRepository {
 
   ingest(chatflowid: string, messages: ChatMessageIngest[]): Promise<number> {
     const at = now();
-    const rows = messages.map((m) => {
-      // Every field of MESSAGE_KEYS (the compiler checks it) as a literal, the JSON ones set in
-      // place: a loop over the keys, or an object of them spread into the row, made it slower.
-      const row: Partial<ChatMessageRow> = {
-        id: m.id ?? newId(),
-        role: m.role,
-        chatflowid,
-        content: m.content ?? '',
-        chatType: m.chatType ?? 'INTERNAL',
-        chatId: m.chatId ?? newId(),
-        memoryType: m.memoryType ?? null,
-        sessionId: m.sessionId ?? null,
-        leadEmail: m.leadEmail ?? null,
-        followUpPrompts: m.followUpPrompts ?? null,
-        executionId: m.executionId ?? null,
-        createdDate: storedDate(m.createdDate, at),
-      } satisfies Record<Exclude<MessageKey, JsonField>, unknown>;
-      for (const f of MESSAGE_JSON_FIELDS) row[f] = json(m[f]);
-      return row as ChatMessageRow;
-    });
-    return this.engine.insertAll('chat_message', rows);
+    return this.ingestRows(messages.map((m) => messageRow(chatflowid, m, at)));
+  }
+
+  ingestRows(rows: readonly MessageRowValues[]): Promise<number> {
+    return this.engine.insertAll('chat_message', MESSAGE_KEYS, rows);
   }
 
   /**

@@ -156,20 +156,18 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   const writer = { ...preparingOnce(sqlite, checkpoints?.committed), close: closeWriter };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
   // Bulk inserts run a statement prepared once for each row, its values bound by position from
-  // one array filled afresh for each (see Engine.insertChunks). Bound by name from the row
-  // object, the driver looked each of its sixteen values up by name through V8's API: some 2 µs
-  // a message more (a third of the binding's cost). Every ROWS_A_TURN rows the event loop turns,
+  // the row's array (see Engine.insertChunks). Bound by name from a row object, the driver looked
+  // each of its sixteen values up by name through V8's API: some 2 µs a message more (a third of
+  // the binding's cost). Every ROWS_A_TURN rows the event loop turns,
   // the transaction still open: the driver is synchronous, and a batch of a streamed ingest
   // written in one go (some 70 ms) left its parsing thread without the next lines, which only
   // this thread reads off the socket (ndjson-thread.ts); reads are answered meanwhile too.
-  const bulk: BulkInsert = async (text, columns, rows) => {
+  const bulk: BulkInsert = async (text, rows) => {
     const statement = writer.prepare(text);
-    const values: unknown[] = new Array(columns.length);
     let inserted = 0;
     let n = 0;
-    for (const row of rows as Record<string, unknown>[]) {
-      for (let i = 0; i < columns.length; i++) values[i] = row[columns[i]!];
-      inserted += statement.run(values).changes as number;
+    for (const row of rows) {
+      inserted += statement.run(row).changes as number;
       if (++n % ROWS_A_TURN === 0 && n < rows.length) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return inserted;

@@ -32,6 +32,7 @@ import type {
 import type { ChatSummary } from '../../schema/chats.js';
 import type { RouteQuery } from '../../schema/routes.js';
 import type { Dialect } from './migrations.js';
+import type { MessageRowValues } from './message-row.js';
 
 /** `page`/`limit` both given: one page and the total; otherwise the whole result, streamed. */
 export type PageRequest = Static<TObject<typeof Pagination>>;
@@ -143,6 +144,8 @@ export interface MessageRepository {
    */
   delete(filter: MessageFilter, opts?: { limit?: number }): Promise<number>;
   ingest(chatflowid: string, messages: ChatMessageIngest[]): Promise<number>;
+  /** Rows made by message-row.ts (a streamed ingest's, made on its parsing thread), as `ingest` writes them. */
+  ingestRows(rows: readonly MessageRowValues[]): Promise<number>;
   /** One page of the chats, newest activity first, with how many there are in all: one query. */
   chats(filter: ChatFilter, page: { page: number; limit: number }): Promise<{ total: number; items: ChatSummary[] }>;
 }

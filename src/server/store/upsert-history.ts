@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SortOrder } from '../../schema/common.js';
 import type { UpsertHistory, UpsertHistoryIngest } from '../../schema/resources.js';
-import { iso, now, rangeConditions, storedDate, type AnyEb, type Engine } from './engine.js';
+import { iso, rangeConditions, type AnyEb, rowsOf, type Engine } from './engine.js';
+import { now, storedDate } from './dates.js';
 import type { UpsertHistoryRow } from './tables.js';
 import type { Listing, PageRequest, UpsertFilter, UpsertHistoryRepository } from './types.js';
 
@@ -60,6 +61,6 @@ export class KyselyUpsertHistory implements UpsertHistoryRepository {
         deletedDate: null,
       }),
     );
-    return this.engine.insertAll('upsert_history', rows);
+    return this.engine.insertAll('upsert_history', ...rowsOf(rows));
   }
 }

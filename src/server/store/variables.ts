@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Variable, VariableCreate, VariableIngest, VariableSet, VariableUpdate } from '../../schema/resources.js';
-import { iso, jsonObject, now, pick, storedDate, type AnySelect, type Engine } from './engine.js';
+import { iso, jsonObject, pick, type AnySelect, rowsOf, type Engine } from './engine.js';
+import { now, storedDate } from './dates.js';
 import { Conflict, NotFound } from './errors.js';
 import type { VariableRow } from './tables.js';
 import type { Listing, PageRequest, VariableRepository } from './types.js';
@@ -109,6 +110,6 @@ export class KyselyVariables implements VariableRepository {
 
   ingest(variables: VariableIngest[]): Promise<number> {
     const at = now();
-    return this.engine.insertAll('variable', variables.map((v) => toRow(v, at, true)));
+    return this.engine.insertAll('variable', ...rowsOf(variables.map((v) => toRow(v, at, true))));
   }
 }

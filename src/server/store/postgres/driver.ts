@@ -90,9 +90,9 @@ export function pgDirect(pool: Pool, escape: (text: string) => string, ident: (n
         // longer than building it.
         const lines = new Array<string>(rows.length);
         let size = 0;
-        for (const [r, row] of (rows as Record<string, unknown>[]).entries()) {
-          let line = copyValue(row[columns[0]!]);
-          for (let i = 1; i < columns.length; i++) line += `\t${copyValue(row[columns[i]!])}`;
+        for (const [r, row] of rows.entries()) {
+          let line = copyValue(row[0]);
+          for (let i = 1; i < columns.length; i++) line += `\t${copyValue(row[i])}`;
           lines[r] = line += '\n';
           size += Buffer.byteLength(line);
         }
