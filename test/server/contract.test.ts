@@ -86,6 +86,15 @@ describe('the service contract', () => {
       expect(ok(await call('GET', `${api}/chatmessage/f`)).map((m: { content: string }) => m.content)).toEqual(['a → b, [c]: "d"', '']);
     });
 
+    it('one record is refused nested deeper than 100 levels, and taken at 100 whatever brackets its strings hold', async () => {
+      // (A body of few brackets is not walked again: the count must neither miss a level nor refuse for text.)
+      const post = (body: string) => call('POST', `${api}/chatmessage/g`, body);
+      const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
+      expectError(await post(`{"role":"userMessage","action":${nest(100)}}`), 400, 'nested deeper than 100 levels');
+      expect(ok(await post(`{"role":"userMessage","content":"${'[{'.repeat(80)}","action":${nest(99)}}`))).toEqual({ affected: 1 });
+      expect(ok(await call('GET', `${api}/chatmessage/g`)).map((m: { content: string }) => m.content)).toEqual(['[{'.repeat(80)]);
+    });
+
     it('a body that is not JSON by its content type is 415', async () => {
       expect(await raw(Buffer.from('{"name":"a"}'), 'text/plain')).toMatchObject({ status: 415 });
       expect(await raw(Buffer.from('name=a'), 'application/x-www-form-urlencoded')).toMatchObject({ status: 415 });

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundInstant, DATE_BOUND_PATTERN } from '../../src/schema/dates.js';
-import { parseDateBound } from '../../src/server/store/dates.js';
+import { isStoredForm, normaliseDateTime, parseDateBound } from '../../src/server/store/dates.js';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -48,5 +48,28 @@ describe('a date bound, read once', () => {
     for (const text of ['2023-02-29', '2026-1-01', '2026-01-01T24:00', '2026-01-01T10:00+24:00', ' 2026-01-01']) expect(boundInstant(text, 'start')).toBeUndefined();
     expect(parseDateBound('2026-03-01T10:20:30.456Z', 'start')).toBe('2026-03-01T10:20:30.456Z');
     expect(parseDateBound('0000-01-01T00:30:00+01:00', 'start')).toBe('0000-01-01T00:00:00.000Z');
+  });
+
+  it('the stored form is told by its characters exactly as a round trip through Date tells it', () => {
+    // Every digit anywhere its place allows, so that days past a month's end, February 29 of
+    // every kind of year, hour 24 and second 60 come up often.
+    const digits = (n: number, max: number) => fc.integer({ min: 0, max }).map((v) => String(v).padStart(n, '0'));
+    const shaped = fc
+      .tuple(digits(4, 9999), digits(2, 19), digits(2, 39), digits(2, 29), digits(2, 69), digits(2, 69), digits(3, 999))
+      .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+    const roundTrip = (text: string) => {
+      const ms = Date.parse(text);
+      return ms === ms && new Date(ms).toISOString() === text;
+    };
+    fc.assert(
+      fc.property(shaped, (text) => {
+        expect(isStoredForm(text)).toBe(roundTrip(text));
+        expect(normaliseDateTime(text)).toBe(roundTrip(text) ? text : parseDateBound(text, 'start'));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const text of ['2024-02-29T00:00:00.000Z', '2000-02-29T23:59:59.999Z', '0000-02-29T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) expect(isStoredForm(text)).toBe(true);
+    for (const text of ['1900-02-29T00:00:00.000Z', '2023-02-29T00:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-01-01T24:00:00.000Z', '2026-01-01T00:00:60.000Z', '2026-01-01T00:00:00.000z', '2026-01-01 00:00:00.000Z', '+02026-01-01T00:00:00.000Z'])
+      expect(isStoredForm(text)).toBe(roundTrip(text));
   });
 });
