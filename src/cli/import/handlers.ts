@@ -280,9 +280,13 @@ export async function importFile(ctx: Context, file: string, opts: ImportFlags):
   // Ctrl-C: say what got in (runs the server acknowledged; of the run being sent, the batches it committed).
   const onSignal = () => {
     progress.done();
+    // ("imported nothing" read as nothing in, when batches of the run being sent were.)
+    const acknowledged = written(importer);
     ctx.out.note(
-      `interrupted at line ${lineNo}: imported ${written(importer)}` +
-        (opts.dryRun ? '' : ' (and of the records being sent, those the service had committed); running the import again skips what is there'),
+      `interrupted at line ${lineNo}: ` +
+        (opts.dryRun
+          ? 'nothing was sent (--dry-run)'
+          : `${acknowledged === 'nothing' ? '' : `imported ${acknowledged}; `}of the records being sent, each batch the service had committed (${groupDigits(MAX_INGEST_ITEMS)} records a batch) is in, the rest is not; running the import again skips what is there`),
     );
     process.exit(EXIT.interrupted);
   };
