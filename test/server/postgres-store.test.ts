@@ -17,7 +17,7 @@ import { openPostgresStore, redactUrl } from '../../src/server/store/postgres/op
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { ROW_SEPARATOR, type JoinedRows, type Listing } from '../../src/server/store/types.js';
 import { call, expectError, ok } from '../helpers/http.js';
-import { admin, createScratchDatabase, openTestPgStore, terminateBackends, testDatabaseUrl } from '../helpers/pg.js';
+import { admin, createScratchDatabase, dropTestPgStore, openTestPgStore, terminateBackends, testDatabaseUrl } from '../helpers/pg.js';
 
 /** kysely's migration lock id on PostgreSQL (node_modules/kysely/dist/esm/dialect/postgres/postgres-adapter.js). */
 const KYSELY_LOCK_ID = '3853314791062309107';
@@ -106,6 +106,29 @@ describe('migrations on PostgreSQL', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a store opens and migrates while other schemas of the database are dropped', async () => {
+    // Other replicas' or applications' schemas come and go in a shared database: kysely's own
+    // introspection read every table of every schema by name, and failed on one dropped meanwhile.
+    let churning = true;
+    const churn = (async () => {
+      for (let i = 0; churning; i++) {
+        const other = `t_churn_${process.pid}_${i}`;
+        await admin().query(`CREATE SCHEMA ${other}; CREATE TABLE ${other}.a (id serial primary key, x text); CREATE TABLE ${other}.b (id serial primary key)`);
+        await admin().query(`DROP SCHEMA ${other} CASCADE`);
+      }
+    })();
+    try {
+      for (let i = 0; i < 15; i++) {
+        const store = await openTestPgStore();
+        await store.close();
+        await dropTestPgStore({ schema: store.schema });
+      }
+    } finally {
+      churning = false;
+      await churn;
     }
   });
 

@@ -1,7 +1,7 @@
 // kysely's driver over a `pg` pool, and the store's direct path around kysely (PgDirect: a
 // listing's batches and COPY), with the driver errors that are the value's fault translated.
 import type { Pool, PoolClient } from 'pg';
-import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { CompiledQuery, PostgresDialect, sql, type DatabaseConnection, type DatabaseIntrospector, type DatabaseMetadata, type Driver, type Kysely, type QueryResult, type SchemaMetadata, type TableMetadata, type TransactionSettings } from 'kysely';
 import type { PgDirect } from '../engine.js';
 import { Unstorable } from '../errors.js';
 import { isUnavailable } from '../failures.js';
@@ -163,11 +163,42 @@ class PgDriver implements Driver {
   }
 }
 
+/**
+ * What kysely's Migrator asks of the database (whether a schema or a table exists), answered for
+ * the store's own schema (`current_schema()`) alone. kysely's introspector read every table of
+ * every schema, through functions that look each name up again (pg_get_serial_sequence,
+ * has_schema_privilege): a schema another session dropped meanwhile failed the store's start
+ * ("schema … does not exist", naming that other schema), and a database of many schemas was read
+ * whole at every migration.
+ */
+class OwnSchemaIntrospector implements DatabaseIntrospector {
+  // (kysely's own signature: any database.)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(private readonly db: Kysely<any>) {}
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    return (await sql<SchemaMetadata>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db)).rows;
+  }
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, n.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v')`.execute(this.db);
+    return rows.map(({ name, schema, kind }) => ({ name, schema, isView: kind === 'v', columns: [] }));
+  }
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
 export class PgDialect extends PostgresDialect {
   constructor(private readonly pool: Pool) {
     super({ pool });
   }
   override createDriver(): Driver {
     return new PgDriver(this.pool);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
   }
 }
