@@ -158,10 +158,10 @@ export async function openSqliteStore(path: string, options: SqliteOptions = {})
   // Bulk inserts run a statement prepared once for each row, its values bound by position from
   // the row's array (see Engine.insertChunks). Bound by name from a row object, the driver looked
   // each of its sixteen values up by name through V8's API: some 2 µs a message more (a third of
-  // the binding's cost). Every ROWS_A_TURN rows the event loop turns,
-  // the transaction still open: the driver is synchronous, and a batch of a streamed ingest
-  // written in one go (some 70 ms) left its parsing thread without the next lines, which only
-  // this thread reads off the socket (ndjson-thread.ts); reads are answered meanwhile too.
+  // the binding's cost). Every ROWS_A_TURN rows the event loop turns, the transaction still
+  // open: the driver is synchronous, and a batch of a streamed ingest written in one go (some
+  // 70 ms) left its parsing thread without the next lines, which only this thread reads off the
+  // socket (ndjson-thread.ts); reads are answered meanwhile too.
   const bulk: BulkInsert = async (text, rows) => {
     const statement = writer.prepare(text);
     let inserted = 0;
